@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the rdma-cm-guard scripts.  Source it, do not run it.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${RCG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdma-cm-guard}
+BASES="6.12 6.1"
+PRIMARY_BASE=6.12
+
+die() { echo "rdma-cm-guard: $*" >&2; exit 1; }
+say() { echo "+ $*" >&2; }
+
+# base_load BASE: read bases/BASE and set the paths inside its cache root.
+base_load() {
+	local f="$TOP/bases/$1"
+
+	[ -f "$f" ] || die "unknown base '$1' (have: $BASES)"
+	# shellcheck source=/dev/null
+	. "$f"
+	BASE=$1
+	ROOT=$CACHE/$BASE/root
+	KDIR=$ROOT/usr/src/linux-headers-$BASE_KVER
+	SRCTAR=$ROOT/usr/src/$BASE_SOURCE.tar.xz
+	MODROOT=$ROOT/lib/modules/$BASE_KVER
+	STOCK_KO=$(ls "$MODROOT"/kernel/drivers/infiniband/core/rdma_cm.ko* 2>/dev/null | head -n1)
+	VMLINUZ=$ROOT/boot/vmlinuz-$BASE_KVER
+}
+
+# base_for_kver KVER: print the base whose kernel is KVER, if any.
+base_for_kver() {
+	local b
+
+	for b in $BASES; do
+		(base_load "$b"; [ "$BASE_KVER" = "$1" ]) && { echo "$b"; return 0; }
+	done
+	return 1
+}

@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The shell library of the selftest VMs (busybox sh).  selftests/qemu/init
+# runs "lib.sh vm-main"; tests in rdma_cm/*.sh use the helpers below.
+#
+# busybox sh prefers its own applets, so iproute2 and kmod go by full path.
+IP=/usr/local/bin/ip
+RDMA=/usr/local/bin/rdma
+MODPROBE=/usr/local/bin/modprobe
+INSMOD=/usr/local/bin/insmod
+KTAP=/dev/ttyS1
+SYNC_PORT=9100
+n_test=0
+
+# run CMD...: echo a command, then run it.
+run() {
+	echo "[$RCG_role] # $*"
+	"$@"
+}
+
+ktap() { echo "$*" > $KTAP; echo "[$RCG_role] KTAP: $*"; }
+ok() { n_test=$((n_test + 1)); ktap "ok $n_test $RCG_role: $*"; }
+not_ok() { n_test=$((n_test + 1)); ktap "not ok $n_test $RCG_role: $*"; }
+skip() { n_test=$((n_test + 1)); ktap "ok $n_test $RCG_role: $* # SKIP"; }
+# check NAME CMD...: one test point from a command's exit status.
+check() {
+	name=$1; shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+# addr_of IFINDEX: the address (without prefix) of the Nth NIC, from rcg.ip.
+addr_of() { echo "$RCG_ip" | cut -d, -f$(($1 + 1)) | cut -d/ -f1; }
+
+# signal_peer PORT: tell the peer that we reached PORT's point.
+signal_peer() {
+	for i in $(seq 1 300); do
+		echo go | nc -w 1 "$RCG_peer" "$1" 2>/dev/null && return 0
+		sleep 0.2
+	done
+	echo "[$RCG_role] peer $RCG_peer never waited on $1"
+	return 1
+}
+# wait_peer PORT: wait until the peer calls signal_peer PORT.
+wait_peer() { nc -l -p "$1" > /dev/null; }
+
+load_modules() {
+	case $RCG_module in
+	builtin) ;;
+	ours)
+		# depmod puts updates/ ahead of the stock kernel/ tree.
+		run $MODPROBE rdma_cm || return 1
+		grep -q rdma-cm-guard /sys/module/rdma_cm/version || return 1
+		;;
+	stock|*)
+		rm -f /lib/modules/*/updates/rdma_cm.ko
+		run /usr/local/bin/depmod || return 1
+		run $MODPROBE rdma_cm || return 1
+		[ ! -e /sys/module/rdma_cm/version ] || return 1
+		;;
+	esac
+	if [ "$RCG_module" != builtin ]; then
+		run $MODPROBE virtio_net && run $MODPROBE rdma_rxe && run $MODPROBE rdma_ucm || return 1
+	fi
+}
+
+setup_net() {
+	i=0
+	for a in $(echo "$RCG_ip" | tr , ' '); do
+		run $IP addr add "$a" dev eth$i || return 1
+		run $IP link set eth$i up || return 1
+		run $RDMA link add rxe$i type rxe netdev eth$i || return 1
+		i=$((i + 1))
+	done
+	run $IP link set lo up
+	run $RDMA link show
+}
+
+vm_main() {
+	echo "KTAP version 1" > $KTAP
+	echo "[$RCG_role] kernel $(uname -r), rdma_cm $RCG_module"
+	if ! load_modules || ! setup_net; then
+		not_ok "setup ($RCG_module rdma_cm, rxe on $RCG_ip)"
+	else
+		ok "setup ($RCG_module rdma_cm, rxe on $RCG_ip)"
+		for t in $(echo "$RCG_tests" | tr , ' '); do
+			. /selftests/rdma_cm/"$t".sh
+			"${t}_${RCG_role}"
+		done
+	fi
+	echo "1..$n_test" > $KTAP
+	sync
+	echo "[$RCG_role] done"
+	poweroff -f
+}
+
+[ "$1" = vm-main ] && vm_main

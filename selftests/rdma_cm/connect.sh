@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# connect: baseline connectivity with the unmodified rdma-core tools.
+#
+#   +--------------------+   one L2 segment    +--------------------+
+#   | client             |   (QEMU -netdev     | server             |
+#   | eth0 192.0.2.2/24  |----  socket mcast)--| eth0 192.0.2.1/24  |
+#   | rxe0               |                     | rxe0               |
+#   +--------------------+                     +--------------------+
+#
+# The server listens with rping (persistent), ucmatose and cmtime; the
+# client connects with each and checks that data moved.
+
+connect_server() {
+	a=$(addr_of 0)
+	rping -s -a "$a" -p 7174 -P > /tmp/rping.log 2>&1 &
+	rping_pid=$!
+	(while :; do ucmatose -b "$a" -p 7471 -c 2 -C 10 || sleep 0.2; done) > /tmp/ucmatose.log 2>&1 &
+	ucm_pid=$!
+	(while :; do cmtime -b "$a" -p 7472 || sleep 0.2; done) > /tmp/cmtime.log 2>&1 &
+	cmt_pid=$!
+	sleep 1
+	signal_peer 9101
+	wait_peer 9102
+	kill $rping_pid $ucm_pid $cmt_pid 2>/dev/null
+	ok "connect: served rping, ucmatose and cmtime"
+}
+
+connect_client() {
+	srv=$RCG_peer
+	wait_peer 9101
+	check "connect: rping -C 10 to $srv" \
+		run timeout 60 rping -c -a "$srv" -p 7174 -C 10 -S 64 -V
+	check "connect: ucmatose 2 connections x 10 messages to $srv" \
+		run timeout 60 ucmatose -s "$srv" -p 7471 -c 2 -C 10
+	check "connect: cmtime 10 connections to $srv" \
+		run timeout 120 cmtime -s "$srv" -p 7472 -c 10
+	signal_peer 9102
+}
