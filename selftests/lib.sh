@@ -23,6 +23,8 @@ ktap() { echo "$*" > $KTAP; echo "[$RCG_role] KTAP: $*"; }
 ok() { n_test=$((n_test + 1)); ktap "ok $n_test $RCG_role: $*"; }
 not_ok() { n_test=$((n_test + 1)); ktap "not ok $n_test $RCG_role: $*"; }
 skip() { n_test=$((n_test + 1)); ktap "ok $n_test $RCG_role: $* # SKIP"; }
+# demo TEXT: what make demo prints in this test group's cell.
+demo() { ktap "# demo: $*"; }
 # check NAME CMD...: one test point from a command's exit status.
 check() {
 	name=$1; shift

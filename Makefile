@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rdma-cm-guard: see README.md.  'make help' lists the targets.
+# (The out-of-tree kernel build reads Kbuild, not this file.)
+
+SHELL		:= /bin/bash
+CACHE		?= $(or $(RCG_CACHE),$(HOME)/.cache/rdma-cm-guard)
+export RCG_CACHE := $(CACHE)
+KVER		?= $(shell . bases/6.12 && echo $$BASE_KVER)
+KVER_6_1	:= $(shell . bases/6.1 && echo $$BASE_KVER)
+
+.PHONY: help deps base tree export module abi-check abi-check-selftest kunit \
+	selftests check-series check demo bench dkms-install dkms-uninstall deb clean
+
+help:
+	@echo "make deps          install the Debian packages the builds and tests need"
+	@echo "make base          download and unpack the Debian 6.12 and 6.1 kernels"
+	@echo "make tree          kernel git tree with the series as commits (TREE=)"
+	@echo "make export        write the tree's commits back to patches/"
+	@echo "make module        rdma_cm.ko for KVER= (default $(KVER))"
+	@echo "make abi-check     CRCs and struct layout against stock, 6.12 and 6.1"
+	@echo "make kunit         KUnit in QEMU on the patched tree; builds the debug kernel"
+	@echo "make selftests     two-VM end-to-end tests over rxe (stock, ours, debug)"
+	@echo "make check         everything above, as CI runs it"
+	@echo "make demo          the before/after table, stock rdma_cm against ours"
+	@echo "make dkms-install  build and install the module with DKMS on this host"
+
+deps:
+	.ci/install-deps
+
+base:
+	scripts/prepare-base
+
+tree:
+	scripts/tree
+
+export:
+	scripts/export
+
+module:
+	scripts/build-module $(KVER)
+
+abi-check:
+	scripts/build-module $(shell . bases/6.12 && echo $$BASE_KVER) >/dev/null
+	scripts/build-module $(KVER_6_1) >/dev/null
+	scripts/abi-check
+
+abi-check-selftest:
+	scripts/abi-check-selftest
+
+kunit:
+	kunit/run
+
+selftests:
+	selftests/run
+
+check-series:
+	scripts/check-series
+
+check:
+	scripts/check
+
+demo:
+	scripts/demo
+
+bench:
+	scripts/bench
+
+dkms-install:
+	scripts/dkms install
+
+dkms-uninstall:
+	scripts/dkms uninstall
+
+deb:
+	scripts/dkms deb
+
+clean:
+	rm -rf build
