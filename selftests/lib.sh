@@ -46,8 +46,13 @@ signal_peer() {
 # wait_peer PORT: wait until the peer calls signal_peer PORT.
 wait_peer() { nc -l -p "$1" > /dev/null; }
 
+# rcg.module is MODULE or SERVER_MODULE/CLIENT_MODULE.
+my_module() {
+	if [ "$RCG_role" = server ]; then echo "${RCG_module%%/*}"; else echo "${RCG_module##*/}"; fi
+}
+
 load_modules() {
-	case $RCG_module in
+	case $(my_module) in
 	builtin) ;;
 	ours)
 		# depmod puts updates/ ahead of the stock kernel/ tree.
@@ -61,9 +66,12 @@ load_modules() {
 		[ ! -e /sys/module/rdma_cm/version ] || return 1
 		;;
 	esac
-	if [ "$RCG_module" != builtin ]; then
+	if [ "$(my_module)" != builtin ]; then
 		run $MODPROBE virtio_net && run $MODPROBE rdma_rxe && run $MODPROBE rdma_ucm || return 1
 	fi
+	# configfs may be a module that rdma_cm just loaded.
+	grep -q ' /sys/kernel/config ' /proc/mounts ||
+		mount -t configfs configfs /sys/kernel/config
 }
 
 setup_net() {
@@ -71,7 +79,8 @@ setup_net() {
 	for a in $(echo "$RCG_ip" | tr , ' '); do
 		run $IP addr add "$a" dev eth$i || return 1
 		run $IP link set eth$i up || return 1
-		run $RDMA link add rxe$i type rxe netdev eth$i || return 1
+		# rcg.rdma=siw puts iWARP (siw) on the NICs instead of rxe.
+		run $RDMA link add ${RCG_rdma:-rxe}$i type ${RCG_rdma:-rxe} netdev eth$i || return 1
 		i=$((i + 1))
 	done
 	run $IP link set lo up
@@ -82,9 +91,9 @@ vm_main() {
 	echo "KTAP version 1" > $KTAP
 	echo "[$RCG_role] kernel $(uname -r), rdma_cm $RCG_module"
 	if ! load_modules || ! setup_net; then
-		not_ok "setup ($RCG_module rdma_cm, rxe on $RCG_ip)"
+		not_ok "setup ($(my_module) rdma_cm, ${RCG_rdma:-rxe} on $RCG_ip)"
 	else
-		ok "setup ($RCG_module rdma_cm, rxe on $RCG_ip)"
+		ok "setup ($(my_module) rdma_cm, ${RCG_rdma:-rxe} on $RCG_ip)"
 		for t in $(echo "$RCG_tests" | tr , ' '); do
 			. /selftests/rdma_cm/"$t".sh
 			"${t}_${RCG_role}"

@@ -1,0 +1,176 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# readlimits: responder resources and initiator depth are arbitrated, never
+# failed (issue 3).  rd_limits (rd_limits.c) is a librdmacm client/server
+# that prints the CONNECT_REQUEST offer and ibv_query_qp's values.
+#
+#   +-----------------------+          +-----------------------+
+#   | client 192.0.2.100    |----------| server 192.0.2.1      |
+#   | rxe0 (or siw0), max   |  one L2  | rxe0 (or siw0), max   |
+#   | 128 reads each way    |          | 128; configfs caps    |
+#   +-----------------------+          +-----------------------+
+#
+# Scenarios, server side / client side:
+#   offer4    server asks 128/128 explicitly, client offers 4/4
+#   sentinel  server accepts with RDMA_MAX_* (the event's values), client 4/4
+#   ps_ib200  PS_IB server accepts with responder_resources=200, client max
+#   portcap   server port caps 16: the event reports <= 16, sentinels accept
+#   readbw    server port caps 16, ib_read_bw -R -o 127 moves data
+# The client side of ours (RCG_client_ours) bounds its QP by its own offer;
+# the server side of ours (RCG_server_ours) arbitrates REP and event.
+
+CFS=/sys/kernel/config/rdma_cm
+
+is_ours() { [ "$1" != stock ]; }
+server_mod() { echo "${RCG_module%%/*}"; }
+client_mod() { echo "${RCG_module##*/}"; }
+# val KEY FILE: the number after KEY= on the RD line of FILE.
+val() { sed -n "s/.*[ ]$1=\([0-9]*\).*/\1/p" "$2" | head -n1; }
+dev0() { ls /sys/class/infiniband | head -n1; }
+
+set_caps() {
+	d=$(dev0)
+	mkdir -p "$CFS/$d" 2>/dev/null
+	echo "$1" > "$CFS/$d/ports/1/max_responder_resources" &&
+		echo "$1" > "$CFS/$d/ports/1/max_initiator_depth"
+}
+
+# rd_server NAME PORT ARGS...: serve one connection of scenario NAME.
+rd_server() {
+	name=$1 port=$2
+	shift 2
+	rd_limits -s "$(addr_of 0)" -p "$port" "$@" > /tmp/$name.srv 2>&1 &
+	pid=$!
+	for i in $(seq 1 50); do grep -q listening /tmp/$name.srv && break; sleep 0.1; done
+	signal_peer $((port + 1000))
+	wait $pid
+	rc=$?
+	sed "s/^/[server $name] /" /tmp/$name.srv
+	return $rc
+}
+
+# rd_client NAME PORT ARGS...
+rd_client() {
+	name=$1 port=$2
+	shift 2
+	wait_peer $((port + 1000))
+	run rd_limits -c "$RCG_peer" -p "$port" "$@" > /tmp/$name.cli 2>&1
+	rc=$?
+	sed "s/^/[client $name] /" /tmp/$name.cli
+	return $rc
+}
+
+# le V MAX [V MAX...]: every V is a number no greater than its MAX.
+le() {
+	while [ $# -ge 2 ]; do
+		[ -n "$1" ] && [ "$1" -le "$2" ] || return 1
+		shift 2
+	done
+}
+# established NAME SIDE MAX: the connection came up and SIDE's QP reads
+# stay within MAX both ways.
+established() {
+	grep -q '^RD established' /tmp/$1.$2 &&
+		le "$(val max_rd_atomic /tmp/$1.$2)" "$3" \
+		   "$(val max_dest_rd_atomic /tmp/$1.$2)" "$3"
+}
+
+readlimits_server() {
+	srv=$(server_mod)
+
+	# The configfs attributes: 0-255, anything else EINVAL, old value kept.
+	if is_ours "$srv"; then
+		d=$(dev0)
+		mkdir -p "$CFS/$d"
+		a=$CFS/$d/ports/1/max_responder_resources
+		check "readlimits: configfs max_responder_resources defaults to 255" \
+			[ "$(cat "$a")" = 255 ]
+		echo 16 > "$a"; echo 256 > "$a" 2>/dev/null; r1=$?
+		echo abc > "$a" 2>/dev/null; r2=$?
+		check "readlimits: configfs takes 16, refuses 256 and 'abc', keeps 16" \
+			[ "$(cat "$a")" = 16 -a $r1 != 0 -a $r2 != 0 ]
+		echo 255 > "$a"
+	fi
+
+	rd_server offer4 7481 -r 128 -i 128
+	if is_ours "$srv"; then
+		check "readlimits: offer4: CONNECT_REQUEST reports the peer's 4/4" \
+			[ "$(val responder_resources /tmp/offer4.srv)" = 4 -a \
+			  "$(val initiator_depth /tmp/offer4.srv)" = 4 ]
+	fi
+
+	rd_server sentinel 7482 -r max -i max
+	if is_ours "$srv"; then
+		check "readlimits: sentinel: server QP within the client's offer of 4" \
+			established sentinel srv 4
+	else
+		ok "readlimits: sentinel: served (stock)"
+	fi
+
+	rd_server ps_ib200 7483 -P ib -r 200 -i max
+	ok "readlimits: ps_ib200: served (exit $?)"
+
+	if is_ours "$srv"; then
+		set_caps 16
+		rd_server portcap 7484 -r max -i max
+		check "readlimits: portcap: CONNECT_REQUEST offer <= 16 with port caps 16" \
+			le "$(val responder_resources /tmp/portcap.srv)" 16 \
+			   "$(val initiator_depth /tmp/portcap.srv)" 16
+		check "readlimits: portcap: server QP <= 16 both ways" \
+			established portcap srv 16
+	fi
+
+	[ "$RCG_rdma" = siw ] && return 0
+	ib_read_bw -R -F -s 4096 -n 200 > /tmp/readbw.srv 2>&1 &
+	pid=$!
+	sleep 1
+	signal_peer 9200
+	wait $pid
+	rc=$?
+	tail -n 5 /tmp/readbw.srv
+	check "readlimits: readbw: ib_read_bw -R server" [ $rc = 0 ]
+	is_ours "$srv" && set_caps 255
+	return 0
+}
+
+readlimits_client() {
+	srv=$(server_mod) cli=$(client_mod)
+
+	rd_client offer4 7481 -r 4 -i 4
+	if is_ours "$cli" || is_ours "$srv"; then
+		check "readlimits: offer4: established, client QP within its offer of 4" \
+			established offer4 cli 4
+	else
+		# Stock: the REP's 128 goes into the QP above the offer of 4.
+		check "readlimits: offer4: stock client QP takes the REP's 128" \
+			[ "$(val max_rd_atomic /tmp/offer4.cli)" = 128 ]
+	fi
+
+	rd_client sentinel 7482 -r 4 -i 4
+	check "readlimits: sentinel: established" [ $? = 0 ]
+
+	rd_client ps_ib200 7483 -P ib -r max -i max
+	if is_ours "$cli" || is_ours "$srv"; then
+		check "readlimits: ps_ib200: established, client QP <= 128" \
+			established ps_ib200 cli 128
+		demo "PS_IB accept with 200: established"
+	else
+		check "readlimits: ps_ib200: stock fails the connect" \
+			grep -q '^RD failed' /tmp/ps_ib200.cli
+		demo "PS_IB accept with 200: $(sed -n 's/^RD failed event=\([^ ]*\).*/\1/p' /tmp/ps_ib200.cli)"
+	fi
+
+	if is_ours "$srv"; then
+		rd_client portcap 7484 -r max -i max
+		check "readlimits: portcap: established, client QP <= 16" \
+			established portcap cli 16
+	fi
+
+	[ "$RCG_rdma" = siw ] && return 0
+	wait_peer 9200
+	sleep 1
+	run timeout 60 ib_read_bw -R -o 127 -F -s 4096 -n 200 "$RCG_peer" > /tmp/readbw.cli 2>&1
+	rc=$?
+	tail -n 5 /tmp/readbw.cli
+	check "readlimits: readbw: ib_read_bw -R -o 127 moves data" [ $rc = 0 ]
+}
