@@ -100,15 +100,17 @@ readlimits_server() {
 	fi
 
 	rd_server sentinel 7482 -r max -i max
-	if is_ours "$srv"; then
-		check "readlimits: sentinel: server QP within the client's offer of 4" \
-			established sentinel srv 4
-	else
-		ok "readlimits: sentinel: served (stock)"
-	fi
+	check "readlimits: sentinel: server QP within the client's offer of 4" \
+		established sentinel srv 4
 
 	rd_server ps_ib200 7483 -P ib -r 200 -i max
-	ok "readlimits: ps_ib200: served (exit $?)"
+	if is_ours "$srv" || is_ours "$(client_mod)"; then
+		check "readlimits: ps_ib200: the server's connection establishes" \
+			grep -q '^RD established' /tmp/ps_ib200.srv
+	else
+		check "readlimits: ps_ib200: stock: the client rejects the REP" \
+			grep -q '^RD failed event=RDMA_CM_EVENT_REJECTED' /tmp/ps_ib200.srv
+	fi
 
 	if is_ours "$srv"; then
 		set_caps 16
