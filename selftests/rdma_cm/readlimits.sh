@@ -114,7 +114,14 @@ readlimits_server() {
 
 	if is_ours "$srv"; then
 		set_caps 16
+		T=/sys/kernel/tracing
+		echo 1 > $T/events/rdma_cma/cm_rd_limit/enable
+		echo > $T/trace
 		rd_server portcap 7484 -r max -i max
+		grep cm_rd_limit $T/trace | tee /tmp/portcap.trace
+		check "readlimits: portcap: cm_rd_limit traces the port cap (requested 128, effective 16)" \
+			grep -q 'requested=128 effective=16 limit=port' /tmp/portcap.trace
+		echo 0 > $T/events/rdma_cma/cm_rd_limit/enable
 		check "readlimits: portcap: CONNECT_REQUEST offer <= 16 with port caps 16" \
 			le "$(val responder_resources /tmp/portcap.srv)" 16 \
 			   "$(val initiator_depth /tmp/portcap.srv)" 16
