@@ -102,7 +102,8 @@ vm_main() {
 	echo "1..$n_test" > $KTAP
 	sync
 	echo "[$RCG_role] done"
-	poweroff -f
+	# QEMU runs with -no-reboot: a reboot ends it, with or without ACPI.
+	reboot -f
 }
 
 [ "$1" = vm-main ] && vm_main
