@@ -75,6 +75,20 @@ established() {
 		   "$(val max_dest_rd_atomic /tmp/$1.$2)" "$3"
 }
 
+# portcap_check SIDE: with port caps 16 the connection is up and SIDE's QP
+# within 16 both ways.  siw reports max_rd_atomic and max_dest_rd_atomic
+# swapped in query_qp, and raises its IRD to the peer's ORD (relaxed IRD
+# negotiation), so over siw only the connection itself says anything.
+portcap_check() {
+	if [ "$RCG_rdma" = siw ]; then
+		check "readlimits: portcap: $1 established over siw" \
+			grep -q '^RD established' /tmp/portcap.$1
+	else
+		check "readlimits: portcap: $1 QP <= 16 both ways" \
+			established portcap "$1" 16
+	fi
+}
+
 readlimits_server() {
 	srv=$(server_mod)
 
@@ -125,16 +139,7 @@ readlimits_server() {
 		check "readlimits: portcap: CONNECT_REQUEST offer <= 16 with port caps 16" \
 			le "$(val responder_resources /tmp/portcap.srv)" 16 \
 			   "$(val initiator_depth /tmp/portcap.srv)" 16
-		# siw reports max_rd_atomic and max_dest_rd_atomic swapped in
-		# query_qp, and raises its IRD to the peer's ORD (relaxed IRD
-		# negotiation): only the rxe QP values say what rdma_cm did.
-		if [ "$RCG_rdma" = siw ]; then
-			check "readlimits: portcap: established over siw" \
-				grep -q '^RD established' /tmp/portcap.srv
-		else
-			check "readlimits: portcap: server QP <= 16 both ways" \
-				established portcap srv 16
-		fi
+		portcap_check srv
 	fi
 
 	[ "$RCG_rdma" = siw ] && return 0
@@ -179,13 +184,7 @@ readlimits_client() {
 
 	if is_ours "$srv"; then
 		rd_client portcap 7484 -r max -i max
-		if [ "$RCG_rdma" = siw ]; then
-			check "readlimits: portcap: established over siw" \
-				grep -q '^RD established' /tmp/portcap.cli
-		else
-			check "readlimits: portcap: established, client QP <= 16" \
-				established portcap cli 16
-		fi
+		portcap_check cli
 	fi
 
 	[ "$RCG_rdma" = siw ] && return 0
