@@ -9,8 +9,11 @@ export RCG_CACHE := $(CACHE)
 KVER		?= $(shell . bases/6.12 && echo $$BASE_KVER)
 KVER_6_1	:= $(shell . bases/6.1 && echo $$BASE_KVER)
 
+PREFIX		?= /usr/local
+
 .PHONY: help deps base tree export module abi-check abi-check-selftest kunit \
-	selftests check-series check demo bench dkms-install dkms-uninstall deb clean
+	selftests check-series check demo bench dkms-install dkms-uninstall deb \
+	install clean
 
 help:
 	@echo "make deps          install the Debian packages the builds and tests need"
@@ -24,6 +27,7 @@ help:
 	@echo "make check         everything above, as CI runs it"
 	@echo "make demo          the before/after table, stock rdma_cm against ours"
 	@echo "make dkms-install  build and install the module with DKMS on this host"
+	@echo "make install       install rdma-cm-doctor into \$$(PREFIX)/sbin"
 
 deps:
 	.ci/install-deps
@@ -74,6 +78,9 @@ dkms-uninstall:
 
 deb:
 	scripts/dkms deb
+
+install:
+	install -D -m 755 tools/rdma-cm-doctor $(DESTDIR)$(PREFIX)/sbin/rdma-cm-doctor
 
 clean:
 	rm -rf build
