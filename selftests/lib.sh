@@ -67,7 +67,7 @@ load_modules() {
 		;;
 	esac
 	if [ "$(my_module)" != builtin ]; then
-		run $MODPROBE virtio_net && run $MODPROBE rdma_rxe && run $MODPROBE rdma_ucm || return 1
+		run $MODPROBE virtio_pci && run $MODPROBE virtio_net && run $MODPROBE rdma_rxe && run $MODPROBE rdma_ucm || return 1
 	fi
 	# configfs may be a module that rdma_cm just loaded.
 	grep -q ' /sys/kernel/config ' /proc/mounts ||
