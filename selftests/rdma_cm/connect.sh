@@ -23,7 +23,9 @@ connect_server() {
 	signal_peer 9101
 	wait_peer 9102
 	kill $rping_pid $ucm_pid $cmt_pid 2>/dev/null
-	ok "connect: served rping, ucmatose and cmtime"
+	sed 's/^/[server ucmatose] /' /tmp/ucmatose.log
+	check "connect: the ucmatose server completed its test" \
+		grep -q 'test complete' /tmp/ucmatose.log
 }
 
 connect_client() {
