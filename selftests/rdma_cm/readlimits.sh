@@ -143,7 +143,7 @@ readlimits_server() {
 	fi
 
 	[ "$RCG_rdma" = siw ] && return 0
-	ib_read_bw -R -F -s 4096 -n 200 > /tmp/readbw.srv 2>&1 &
+	timeout 120 ib_read_bw -R -F -s 4096 -n 200 > /tmp/readbw.srv 2>&1 &
 	pid=$!
 	sleep 1
 	signal_peer 9200
@@ -190,8 +190,15 @@ readlimits_client() {
 	[ "$RCG_rdma" = siw ] && return 0
 	wait_peer 9200
 	sleep 1
-	run timeout 60 ib_read_bw -R -o 127 -F -s 4096 -n 200 "$RCG_peer" > /tmp/readbw.cli 2>&1
-	rc=$?
+	# perftest's client does not retry a connect that reaches the server
+	# before it listens; retry it here, a few times.
+	for try in 1 2 3; do
+		run timeout 60 ib_read_bw -R -o 127 -F -s 4096 -n 200 "$RCG_peer" > /tmp/readbw.cli 2>&1
+		rc=$?
+		[ $rc = 0 ] && break
+		tail -n 3 /tmp/readbw.cli
+		sleep 2
+	done
 	tail -n 5 /tmp/readbw.cli
 	check "readlimits: readbw: ib_read_bw -R -o 127 moves data" [ $rc = 0 ]
 }
