@@ -21,7 +21,7 @@ base_load() {
 	KDIR=$ROOT/usr/src/linux-headers-$BASE_KVER
 	SRCTAR=$ROOT/usr/src/$BASE_SOURCE.tar.xz
 	MODROOT=$ROOT/lib/modules/$BASE_KVER
-	STOCK_KO=$(ls "$MODROOT"/kernel/drivers/infiniband/core/rdma_cm.ko* 2>/dev/null | head -n1)
+	STOCK_KO=$(ls "$MODROOT"/kernel/drivers/infiniband/core/rdma_cm.ko* 2>/dev/null | head -n1 || true)
 	VMLINUZ=$ROOT/boot/vmlinuz-$BASE_KVER
 }
 
