@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gid_client: a librdmacm client that connects one RC QP to ADDR and can
+ * misdirect the connection request to another GID, as a stale IPoIB
+ * neighbour entry does on InfiniBand:
+ *
+ *   gid_client -c ADDR [-p PORT] [-d DGID_ADDR] [-t SECONDS]
+ *
+ * With -d, the client resolves ADDR as usual and then sets its own path
+ * record with RDMA_OPTION_IB_PATH, whose DGID is the RoCE GID of
+ * DGID_ADDR (an IPv4-mapped GID): the REQ goes to the port of DGID_ADDR
+ * while its CM IP header names ADDR.  Without -d it resolves the route.
+ * It prints one line:
+ *
+ *   GID established
+ *   GID rejected status=S          (S: the IBTA reject reason)
+ *   GID failed event=NAME status=S
+ *
+ * Exit status: 0 established, 3 rejected, 2 other failure, 1 usage/setup.
+ */
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <getopt.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <infiniband/sa.h>
+#include <rdma/rdma_cma.h>
+#include <rdma/rdma_verbs.h>
+
+static struct rdma_cm_event *get_event(struct rdma_event_channel *ch,
+				       int timeout_ms)
+{
+	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+
+	if (poll(&pfd, 1, timeout_ms) <= 0) {
+		printf("GID failed event=timeout status=%d\n", -ETIMEDOUT);
+		return NULL;
+	}
+	if (rdma_get_cm_event(ch, &ev)) {
+		perror("rdma_get_cm_event");
+		return NULL;
+	}
+	return ev;
+}
+
+static int expect(struct rdma_event_channel *ch, enum rdma_cm_event_type want,
+		  int timeout_ms)
+{
+	struct rdma_cm_event *ev = get_event(ch, timeout_ms);
+	int ret = 0;
+
+	if (!ev)
+		return 2;
+	if (ev->event == RDMA_CM_EVENT_REJECTED) {
+		printf("GID rejected status=%d\n", ev->status);
+		ret = 3;
+	} else if (ev->event != want) {
+		printf("GID failed event=%s status=%d\n",
+		       rdma_event_str(ev->event), ev->status);
+		ret = 2;
+	}
+	rdma_ack_cm_event(ev);
+	return ret;
+}
+
+/* The RoCE GID of an IPv4 address: ::ffff:a.b.c.d */
+static void ip4_gid(const struct sockaddr *sa, union ibv_gid *gid)
+{
+	memset(gid, 0, sizeof(*gid));
+	gid->raw[10] = 0xff;
+	gid->raw[11] = 0xff;
+	memcpy(&gid->raw[12], &((const struct sockaddr_in *)sa)->sin_addr, 4);
+}
+
+static int set_path(struct rdma_cm_id *id, const char *dgid_addr)
+{
+	struct ibv_path_data pd = {
+		.flags = IBV_PATH_FLAG_GMP | IBV_PATH_FLAG_PRIMARY |
+			 IBV_PATH_FLAG_BIDIRECTIONAL,
+	};
+	struct ibv_path_record *p = &pd.path;
+	struct addrinfo *ai;
+
+	if (getaddrinfo(dgid_addr, NULL, NULL, &ai) ||
+	    ai->ai_family != AF_INET) {
+		fprintf(stderr, "-d needs an IPv4 address\n");
+		return -1;
+	}
+	ip4_gid(ai->ai_addr, &p->dgid);
+	ip4_gid(rdma_get_local_addr(id), &p->sgid);
+	p->flowlabel_hoplimit = htobe32(64);
+	p->reversible_numpath = 0x81;
+	p->pkey = htobe16(0xffff);
+	p->mtu = 0x80 | IBV_MTU_1024;
+	p->rate = 0x80 | IBV_RATE_10_GBPS;
+	p->packetlifetime = 0x80 | 14;
+	freeaddrinfo(ai);
+	if (rdma_set_option(id, RDMA_OPTION_IB, RDMA_OPTION_IB_PATH,
+			    &pd, sizeof(pd))) {
+		perror("rdma_set_option(RDMA_OPTION_IB_PATH)");
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *addr = NULL, *port = "7490", *dgid_addr = NULL;
+	struct ibv_qp_init_attr qp = {
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+	};
+	struct rdma_conn_param param = {
+		.responder_resources = 1, .initiator_depth = 1,
+		.retry_count = 7, .rnr_retry_count = 7,
+	};
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+	struct addrinfo *ai;
+	int timeout = 10, opt, ret;
+
+	while ((opt = getopt(argc, argv, "c:p:d:t:")) != -1) {
+		switch (opt) {
+		case 'c': addr = optarg; break;
+		case 'p': port = optarg; break;
+		case 'd': dgid_addr = optarg; break;
+		case 't': timeout = atoi(optarg); break;
+		default: return 1;
+		}
+	}
+	if (!addr || getaddrinfo(addr, port, NULL, &ai)) {
+		fprintf(stderr, "usage: see the comment at the top of gid_client.c\n");
+		return 1;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ch = rdma_create_event_channel();
+	if (!ch || rdma_create_id(ch, &id, NULL, RDMA_PS_TCP)) {
+		perror("rdma_create_id");
+		return 1;
+	}
+	if (rdma_resolve_addr(id, NULL, ai->ai_addr, 2000) ||
+	    expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED, 5000)) {
+		printf("GID failed event=resolve_addr status=%d\n", -errno);
+		return 2;
+	}
+	if (dgid_addr) {
+		/* librdmacm reports the path it was given as a route. */
+		if (set_path(id, dgid_addr))
+			return 1;
+		if (expect(ch, RDMA_CM_EVENT_ROUTE_RESOLVED, 5000))
+			return 2;
+	} else if (rdma_resolve_route(id, 2000) ||
+		   expect(ch, RDMA_CM_EVENT_ROUTE_RESOLVED, 5000)) {
+		printf("GID failed event=resolve_route status=%d\n", -errno);
+		return 2;
+	}
+	if (rdma_create_qp(id, NULL, &qp)) {
+		perror("rdma_create_qp");
+		return 1;
+	}
+	if (rdma_connect(id, &param)) {
+		printf("GID failed event=connect status=%d\n", -errno);
+		return 2;
+	}
+	ret = expect(ch, RDMA_CM_EVENT_ESTABLISHED, timeout * 1000);
+	if (!ret) {
+		printf("GID established\n");
+		rdma_disconnect(id);
+	}
+	return ret;
+}

@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# gidmismatch: the passive side detects, reports and rejects an IP-to-GID
+# mismatch (issue 4).
+#
+#   client  eth0 192.0.2.100 ----+---- eth0 192.0.2.1  rxe0   server
+#   rxe0                         +---- eth1 192.0.2.2  rxe1   (one subnet)
+#
+# The client's neighbour entry for 192.0.2.1 is planted 'nud stale' on
+# eth1's MAC, as a lost gratuitous ARP leaves it, and gid_client sets a
+# path record (RDMA_OPTION_IB_PATH) whose DGID is rxe1's GID
+# ::ffff:192.0.2.2: the REQ for 192.0.2.1 lands on rxe1, as an IPoIB ARP
+# reply from the wrong HCA makes it do on InfiniBand.
+#
+# For each policy of rxe1 port 1 (off, warn, auto, reject) and each
+# listener (wildcard 0.0.0.0, bound to 192.0.2.1), the client checks the
+# outcome it sees and the server its log line, counters and tracepoint:
+#
+#   listener   stock / off   warn          auto          reject
+#   wildcard   REJ 28        REJ 28 + log  REJ 12 + log  REJ 12 + log
+#   bound      REJ 8         REJ 8 + log   REJ 12 + log  REJ 12 + log
+#
+# On RoCE a wildcard listener cannot take the REQ either: rxe1 has no GID
+# for 192.0.2.1 to bind the connection to, so stock rejects with 28 and
+# auto turns that into 12 (on IB the wildcard listener accepts on the
+# arrival port, and auto lets it).  A listener bound to 192.0.2.1 listens
+# on rxe0; stock ib_cm rejects the REQ at rxe1 with reason 8.  Ours also
+# listens on rxe1 for it (a guard), to check the REQ, and rejects with 8
+# as before unless the policy says 12.  Every REJ 12 carries rxe0's GID.
+# A control connect without misdirection must produce no warning.
+
+CFS=/sys/kernel/config/rdma_cm
+T=/sys/kernel/tracing
+GM_POLICIES="off warn auto reject"
+
+gm_ours() { [ "$(my_module)" != stock ]; }
+gm_warnings() { dmesg | grep -c 'RDMA CM: IP-to-GID mismatch'; }
+gm_count() { cat "$CFS/rxe1/ports/1/gid_$1_count"; }
+
+# gm_expect LISTENER POLICY: the outcome the client must see.
+gm_expect() {
+	case "$1:$2" in
+	*:auto|*:reject) echo "rejected status=12" ;;
+	wildcard:*) echo "rejected status=28" ;;
+	bound:*) echo "rejected status=8" ;;
+	esac
+}
+
+# gm_serve NAME ADDR: one round: listen on ADDR until the client is done.
+gm_serve() {
+	rd_limits -s "$2" -p 7490 -t 30 > /tmp/gm.$1.srv 2>&1 &
+	srv=$!
+	for i in $(seq 1 50); do grep -q listening /tmp/gm.$1.srv && break; sleep 0.1; done
+	signal_peer 9401
+	wait_peer 9402
+	kill $srv 2>/dev/null
+	wait $srv 2>/dev/null
+}
+
+gidmismatch_server() {
+	sysctl -qw net.ipv4.conf.all.arp_ignore=1
+	if gm_ours; then
+		mkdir -p "$CFS/rxe1"
+		check "gidmismatch: rxe1 port 1 starts with policy auto" \
+			[ "$(cat $CFS/rxe1/ports/1/gid_mismatch)" = auto ]
+		echo bogus > "$CFS/rxe1/ports/1/gid_mismatch" 2>/dev/null
+		check "gidmismatch: 'bogus' is refused and auto kept" \
+			[ "$(cat $CFS/rxe1/ports/1/gid_mismatch)" = auto ]
+		echo 1 > $T/events/rdma_cma/cm_gid_mismatch/enable
+	fi
+
+	# Control: a correctly addressed connect under the strictest policy.
+	if gm_ours; then
+		mkdir -p "$CFS/rxe0"
+		echo reject > "$CFS/rxe0/ports/1/gid_mismatch"
+		echo reject > "$CFS/rxe1/ports/1/gid_mismatch"
+	fi
+	w0=$(gm_warnings)
+	gm_serve control 0.0.0.0
+	check "gidmismatch: a correctly addressed connect logs no warning" \
+		[ "$(gm_warnings)" = "$w0" ]
+
+	for l in wildcard bound; do
+		a=0.0.0.0
+		[ $l = bound ] && a=$(addr_of 0)
+		for p in $GM_POLICIES; do
+			if gm_ours; then
+				echo $p > "$CFS/rxe1/ports/1/gid_mismatch"
+				echo > $T/trace
+				m0=$(gm_count mismatch) r0=$(gm_count reject)
+			fi
+			w0=$(gm_warnings)
+			gm_serve $l.$p $a
+			w1=$(gm_warnings)
+			if ! gm_ours || [ $p = off ]; then
+				check "gidmismatch: $l $p: no warning" [ "$w1" = "$w0" ]
+				gm_ours && check "gidmismatch: $l $p: counters unchanged" \
+					[ "$(gm_count mismatch)" = "$m0" -a "$(gm_count reject)" = "$r0" ]
+				continue
+			fi
+			dmesg | grep 'RDMA CM: IP-to-GID mismatch' | tail -n1 > /tmp/gm.$l.$p.log
+			cat /tmp/gm.$l.$p.log
+			check "gidmismatch: $l $p: one warning" [ $((w1 - w0)) = 1 ]
+			check "gidmismatch: $l $p: it names rxe1, both addresses, where 192.0.2.1 maps and the policy" \
+				grep -q "request for 192.0.2.1 arrived at rxe1 port 1 GID 0000:0000:0000:0000:0000:ffff:c000:0202 from 192.0.2.100 GID .* but 192.0.2.1 maps to rxe0 port 1 GID 0000:0000:0000:0000:0000:ffff:c000:0201 (eth0); .*gid_mismatch=$p" /tmp/gm.$l.$p.log
+			check "gidmismatch: $l $p: gid_mismatch_count counts it" \
+				[ "$(gm_count mismatch)" = $((m0 + 1)) ]
+			grep cm_gid_mismatch $T/trace | tee /tmp/gm.$l.$p.trace
+			if [ $p = reject -o $p = auto ]; then
+				check "gidmismatch: $l $p: gid_reject_count counts it" \
+					[ "$(gm_count reject)" = $((r0 + 1)) ]
+				check "gidmismatch: $l $p: the tracepoint shows the reject and the ARI (rxe0's GID, 16 bytes)" \
+					grep -q "device=rxe1 port=1 dst=192.0.2.1 src=192.0.2.100 .* mismatch owner=eth0 owner_device=rxe0 owner_port=1 expected_gid=0000:0000:0000:0000:0000:ffff:c000:0201 policy=$p action=reject ari_len=16" /tmp/gm.$l.$p.trace
+			else
+				check "gidmismatch: $l $p: no reject counted" \
+					[ "$(gm_count reject)" = "$r0" ]
+				check "gidmismatch: $l $p: the tracepoint shows the report" \
+					grep -q "device=rxe1 port=1 .* mismatch owner=eth0 owner_device=rxe0 .* policy=$p action=report" /tmp/gm.$l.$p.trace
+			fi
+		done
+	done
+	gm_ours && echo 0 > $T/events/rdma_cma/cm_gid_mismatch/enable
+	sysctl -qw net.ipv4.conf.all.arp_ignore=0
+}
+
+# gm_connect NAME ARGS...: one round's client side.
+gm_connect() {
+	name=$1
+	shift
+	wait_peer 9401
+	run gid_client -c "$RCG_peer" -p 7490 "$@" > /tmp/gm.$name.cli 2>&1
+	sed "s/^/[client $name] /" /tmp/gm.$name.cli
+	signal_peer 9402
+}
+
+gidmismatch_client() {
+	srv0=$RCG_peer srv1=$(echo "$RCG_peer" | sed 's/\.1$/.2/')
+	# Learn eth1's MAC, then plant the stale entry a lost GARP leaves.
+	ping -c 1 -W 2 "$srv1" > /dev/null
+	mac1=$($IP neigh show "$srv1" dev eth0 | sed -n 's/.*lladdr \([^ ]*\).*/\1/p')
+	run $IP neigh flush dev eth0
+	gm_connect control
+	check "gidmismatch: a correctly addressed connect is established" \
+		grep -q '^GID established' /tmp/gm.control.cli
+	server=$(echo "$RCG_module" | cut -d/ -f1)
+	for l in wildcard bound; do
+		for p in $GM_POLICIES; do
+			$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+			gm_connect $l.$p -d "$srv1"
+			want=$(gm_expect $l $p)
+			[ "$server" = stock ] && want=$(gm_expect $l off)
+			check "gidmismatch: $l $p: the client sees: $want" \
+				grep -q "^GID $want" /tmp/gm.$l.$p.cli
+		done
+	done
+	if [ "$server" = stock ]; then
+		demo "wildcard listener: REJ 28, bound: REJ 8; nothing logged"
+	else
+		demo "logged + counted; REJ 12 with ARI = rxe0's GID"
+	fi
+}
