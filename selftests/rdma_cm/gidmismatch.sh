@@ -46,11 +46,14 @@ gm_expect() {
 	esac
 }
 
-# gm_serve NAME ADDR: one round: listen on ADDR until the client is done.
+# gm_serve NAME ADDR [CMD...]: one round: listen on ADDR, run CMD, then
+# let the client connect, until it is done.
 gm_serve() {
 	rd_limits -s "$2" -p 7490 -t 30 > /tmp/gm.$1.srv 2>&1 &
 	srv=$!
 	for i in $(seq 1 50); do grep -q listening /tmp/gm.$1.srv && break; sleep 0.1; done
+	shift 2
+	"$@"
 	signal_peer 9401
 	wait_peer 9402
 	kill $srv 2>/dev/null
@@ -119,7 +122,23 @@ gidmismatch_server() {
 			fi
 		done
 	done
+	# A device that appears under a bound listener gets its guard too.
+	readd_rxe1() {
+		run $RDMA link del rxe1 && run $RDMA link add rxe1 type rxe netdev eth1
+		sleep 1
+	}
+	gm_serve readd "$(addr_of 0)" readd_rxe1
+	# The new rxe1 starts with policy auto and fresh counters.
+	gm_ours && check "gidmismatch: re-added rxe1: the bound listener's REQ is counted and rejected" \
+		[ "$(gm_count mismatch)" = 1 -a "$(gm_count reject)" = 1 ]
 	gm_ours && echo 0 > $T/events/rdma_cma/cm_gid_mismatch/enable
+	if gm_ours; then
+		rdma-cm-doctor > /tmp/gm.doctor 2>&1
+		echo $? > /tmp/gm.doctor.rc
+		sed 's/^/[doctor] /' /tmp/gm.doctor
+		check "gidmismatch: rdma-cm-doctor reports rxe1's mismatch counters (exit 1)" \
+			grep -q 'rxe1 port 1 received 1 connection request(s) for an IP address that this host maps' /tmp/gm.doctor
+	fi
 	sysctl -qw net.ipv4.conf.all.arp_ignore=0
 }
 
@@ -153,6 +172,12 @@ gidmismatch_client() {
 				grep -q "^GID $want" /tmp/gm.$l.$p.cli
 		done
 	done
+	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+	gm_connect readd -d "$srv1"
+	want="rejected status=12"
+	[ "$server" = stock ] && want="rejected status=8"
+	check "gidmismatch: a device re-added under a bound listener: the client sees: $want" \
+		grep -q "^GID $want" /tmp/gm.readd.cli
 	if [ "$server" = stock ]; then
 		demo "wildcard listener: REJ 28, bound: REJ 8; nothing logged"
 	else
