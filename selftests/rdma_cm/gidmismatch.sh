@@ -35,6 +35,7 @@ GM_POLICIES="off warn auto reject"
 
 gm_ours() { [ "$(my_module)" != stock ]; }
 gm_warnings() { dmesg | grep -c 'RDMA CM: IP-to-GID mismatch'; }
+gm_neigh_is() { $IP neigh show "$1" dev eth0 | grep -q "lladdr $2"; }
 gm_count() { cat "$CFS/rxe1/ports/1/gid_$1_count"; }
 
 # gm_expect LISTENER POLICY: the outcome the client must see.
@@ -122,6 +123,14 @@ gidmismatch_server() {
 			fi
 		done
 	done
+	# gid_mismatch_notify: eth0 announces 192.0.2.1, the client heals.
+	if gm_ours; then
+		echo auto > "$CFS/rxe1/ports/1/gid_mismatch"
+		echo 1 > "$CFS/rxe1/ports/1/gid_mismatch_notify"
+		gm_serve notify "$(addr_of 0)"
+		echo 0 > "$CFS/rxe1/ports/1/gid_mismatch_notify"
+	fi
+
 	# A device that appears under a bound listener gets its guard too.
 	readd_rxe1() {
 		run $RDMA link del rxe1 && run $RDMA link add rxe1 type rxe netdev eth1
@@ -154,13 +163,14 @@ gm_connect() {
 
 gidmismatch_client() {
 	srv0=$RCG_peer srv1=$(echo "$RCG_peer" | sed 's/\.1$/.2/')
-	# Learn eth1's MAC, then plant the stale entry a lost GARP leaves.
-	ping -c 1 -W 2 "$srv1" > /dev/null
-	mac1=$($IP neigh show "$srv1" dev eth0 | sed -n 's/.*lladdr \([^ ]*\).*/\1/p')
 	run $IP neigh flush dev eth0
 	gm_connect control
 	check "gidmismatch: a correctly addressed connect is established" \
 		grep -q '^GID established' /tmp/gm.control.cli
+	# Learn eth1's MAC (the server has arp_ignore=1 by now), to plant the
+	# stale entry that a lost gratuitous ARP leaves.
+	ping -c 1 -W 2 "$srv1" > /dev/null
+	mac1=$($IP neigh show "$srv1" dev eth0 | sed -n 's/.*lladdr \([^ ]*\).*/\1/p')
 	server=$(echo "$RCG_module" | cut -d/ -f1)
 	for l in wildcard bound; do
 		for p in $GM_POLICIES; do
@@ -172,8 +182,27 @@ gidmismatch_client() {
 				grep -q "^GID $want" /tmp/gm.$l.$p.cli
 		done
 	done
+	if [ "$server" != stock ]; then
+		$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+		gm_connect notify -d "$srv1"
+		check "gidmismatch: notify: the client sees: rejected status=12" \
+			grep -q "^GID rejected status=12" /tmp/gm.notify.cli
+		for i in $(seq 1 30); do
+			mac0=$($IP neigh show "$srv0" dev eth0 | sed -n 's/.*lladdr \([^ ]*\).*/\1/p')
+			[ -n "$mac0" ] && [ "$mac0" != "$mac1" ] && break
+			sleep 0.1
+		done
+		run $IP neigh show "$srv0" dev eth0
+		check "gidmismatch: notify: the server's announcement healed the client's entry for $srv0 ($mac1 -> $mac0)" \
+			[ -n "$mac0" -a "$mac0" != "$mac1" ]
+	fi
 	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
 	gm_connect readd -d "$srv1"
+	# Without gid_mismatch_notify nothing heals the entry so soon.
+	sleep 1
+	run $IP neigh show "$srv0" dev eth0
+	check "gidmismatch: without notify the client's entry for $srv0 stays on $mac1" \
+		gm_neigh_is "$srv0" "$mac1"
 	want="rejected status=12"
 	[ "$server" = stock ] && want="rejected status=8"
 	check "gidmismatch: a device re-added under a bound listener: the client sees: $want" \
