@@ -10,11 +10,12 @@
  * The QP is created with rdma_create_qp(), so librdmacm programs it in user
  * space, as any librdmacm application does.
  *
- *   rd_limits -s ADDR [-p PORT] [-P tcp|ib] [-r RESP|max|event] [-i INIT|max|event]
+ *   rd_limits -s ADDR [-p PORT] [-P tcp|ib] [-r RESP|max|event] [-i INIT|max|event] [-n COUNT]
  *   rd_limits -c ADDR [-p PORT] [-P tcp|ib] [-r RESP|max] [-i INIT|max] [-t SECONDS]
  *
  * 'max' passes RDMA_MAX_RESP_RES / RDMA_MAX_INIT_DEPTH (librdmacm picks);
  * 'event' (server) accepts with what the CONNECT_REQUEST event reported.
+ * -n: the server serves COUNT connections, one after the other.
  * Exit status: 0 established, 2 the connection failed, 1 usage or setup.
  */
 #include <errno.h>
@@ -112,13 +113,13 @@ int main(int argc, char **argv)
 	const char *addr = NULL, *port = "7480";
 	enum rdma_port_space ps = RDMA_PS_TCP;
 	int server = -1, resp = RDMA_MAX_RESP_RES, init = RDMA_MAX_INIT_DEPTH;
-	int timeout = 20, opt;
+	int timeout = 20, opt, count = 1;
 	struct rdma_event_channel *ch;
 	struct rdma_conn_param param = {}, req;
 	struct rdma_cm_id *id, *conn;
 	struct addrinfo *ai;
 
-	while ((opt = getopt(argc, argv, "s:c:p:P:r:i:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:c:p:P:r:i:t:n:")) != -1) {
 		switch (opt) {
 		case 's': server = 1; addr = optarg; break;
 		case 'c': server = 0; addr = optarg; break;
@@ -127,6 +128,7 @@ int main(int argc, char **argv)
 		case 'r': resp = parse_val(optarg, RDMA_MAX_RESP_RES); break;
 		case 'i': init = parse_val(optarg, RDMA_MAX_INIT_DEPTH); break;
 		case 't': timeout = atoi(optarg); break;
+		case 'n': count = atoi(optarg); break;
 		default: return 1;
 		}
 	}
@@ -149,6 +151,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		printf("RD listening\n");
+next:
 		if (wait_event(ch, RDMA_CM_EVENT_CONNECT_REQUEST, timeout * 1000,
 			       &req, &conn))
 			return 2;
@@ -172,6 +175,11 @@ int main(int argc, char **argv)
 		/* Stay until the client has looked at its side. */
 		wait_event(ch, RDMA_CM_EVENT_DISCONNECTED, timeout * 1000,
 			   NULL, NULL);
+		if (--count > 0) {
+			rdma_destroy_qp(conn);
+			rdma_destroy_id(conn);
+			goto next;
+		}
 		return 0;
 	}
 

@@ -1,0 +1,159 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# gidretry: the active side recovers from a reject with reason 12 (invalid
+# GID) without the application's involvement (issue 5).
+#
+#   client  eth0 192.0.2.100 ----+---- eth0 192.0.2.1  rxe0   server
+#   rxe0                         +---- eth1 192.0.2.2  rxe1   (one subnet)
+#
+# The server runs our rdma_cm with policy auto and arp_ignore=1, and a
+# listener bound to 192.0.2.1.  The client plants its neighbour entry for
+# 192.0.2.1 'nud stale' on eth1's MAC and gid_client misdirects the first
+# REQ to rxe1's GID (RDMA_OPTION_IB_PATH); rxe1 rejects it with 12.
+#
+#   round      client rdma_cm       expected
+#   retry      ours                 established, one retry traced
+#   20x        ours                 20 of 20 established
+#   budget0    gid_reject_retries=0 REJECTED status 12
+#   stock      stock (ours-server)  REJECTED status 12
+#   noarp      ours, server ignores ARP: the retry's resolution times out:
+#              REJECTED status 12, the failure traced and counted
+#   destroy    ours, the client exits during the retry (id destroyed)
+#   linkdel    ours, 'rdma link del rxe0' on the client during the retry
+# The console scan of the debug kernel catches KASAN, lockdep and leaks
+# reported on the way.
+
+GR_CFS=/sys/kernel/config/rdma_cm
+GR_T=/sys/kernel/tracing
+gr_client_ours() { [ "$(echo "$RCG_module" | cut -d/ -f2)" != stock ]; }
+
+gidretry_server() {
+	a=$(addr_of 0)
+	sysctl -qw net.ipv4.conf.all.arp_ignore=1
+	mkdir -p "$GR_CFS/rxe1"
+	echo auto > "$GR_CFS/rxe1/ports/1/gid_mismatch"
+	# retry, 20x, budget0: 22 connections at most reach the listener.
+	rd_limits -s "$a" -p 7491 -n 22 -t 60 > /tmp/gr.srv 2>&1 &
+	srv=$!
+	for i in $(seq 1 50); do grep -q listening /tmp/gr.srv && break; sleep 0.1; done
+	signal_peer 9501
+	# The client asks for the server to stop answering ARP (noarp).
+	wait_peer 9502
+	sysctl -qw net.ipv4.conf.all.arp_ignore=8
+	signal_peer 9503
+	wait_peer 9504
+	sysctl -qw net.ipv4.conf.all.arp_ignore=1
+	kill $srv 2>/dev/null
+	wait $srv 2>/dev/null
+	check "gidretry: the server rejected misdirected REQs with 12" \
+		[ "$(cat $GR_CFS/rxe1/ports/1/gid_reject_count)" -ge 1 ]
+	sysctl -qw net.ipv4.conf.all.arp_ignore=0
+}
+
+# gr_connect NAME [ARGS]: plant the stale entry, connect misdirected.
+gr_connect() {
+	name=$1
+	shift
+	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+	gid_client -c "$srv0" -p 7491 -d "$srv1" "$@" > /tmp/gr.$name.cli 2>&1
+	echo $? > /tmp/gr.$name.rc
+	sed "s/^/[client $name] /" /tmp/gr.$name.cli
+}
+gr_ms() { awk '{ print int($1 * 1000) }' /proc/uptime; }
+gr_count() { cat "$GR_CFS/rxe0/ports/1/gid_$1_count"; }
+
+gidretry_client() {
+	srv0=$RCG_peer srv1=$(echo "$RCG_peer" | sed 's/\.1$/.2/')
+	wait_peer 9501
+	ping -c 1 -W 2 "$srv0" > /dev/null
+	ping -c 1 -W 2 "$srv1" > /dev/null
+	mac0=$($IP neigh show "$srv0" dev eth0 | sed -n 's/.*lladdr \([^ ]*\).*/\1/p')
+	mac1=$($IP neigh show "$srv1" dev eth0 | sed -n 's/.*lladdr \([^ ]*\).*/\1/p')
+	if gr_client_ours; then
+		mkdir -p "$GR_CFS/rxe0"
+		check "gidretry: rxe0 port 1 starts with gid_reject_retries 2" \
+			[ "$(cat $GR_CFS/rxe0/ports/1/gid_reject_retries)" = 2 ]
+		echo 1 > $GR_T/events/rdma_cma/cm_gid_retry/enable
+	fi
+
+	if ! gr_client_ours; then
+		gr_connect stock
+		check "gidretry: stock client: the application sees REJECTED status 12" \
+			grep -q '^GID rejected status=12' /tmp/gr.stock.cli
+		demo "misdirected REQ: REJECTED 12, the application must start over"
+		signal_peer 9502
+		wait_peer 9503
+		signal_peer 9504
+		return
+	fi
+
+	t0=$(gr_ms)
+	gr_connect retry
+	t1=$(gr_ms)
+	check "gidretry: retry: established, no REJECTED event for the application" \
+		grep -qx 'GID established' /tmp/gr.retry.cli
+	grep cm_gid_retry $GR_T/trace | tee /tmp/gr.retry.trace
+	check "gidretry: retry: the tracepoint shows the retry to the right GID" \
+		grep -q 'attempt=1 old_dgid=0000:0000:0000:0000:0000:ffff:c000:0202 new_dgid=0000:0000:0000:0000:0000:ffff:c000:0201 step=connect' /tmp/gr.retry.trace
+	check "gidretry: retry: counted" [ "$(gr_count retry)" = 1 ]
+	ms=$((t1 - t0))
+	echo "[client] retry: established in $ms ms"
+
+	ok20=0
+	for i in $(seq 1 20); do
+		gr_connect run$i
+		grep -qx 'GID established' /tmp/gr.run$i.cli && ok20=$((ok20 + 1))
+	done
+	check "gidretry: 20 misdirected connects in a row: $ok20 of 20 established" [ $ok20 = 20 ]
+	demo "misdirected REQ: established after 1 retry ($ms ms), 20/20"
+
+	echo 0 > "$GR_CFS/rxe0/ports/1/gid_reject_retries"
+	gr_connect budget0
+	check "gidretry: gid_reject_retries=0: REJECTED status 12" \
+		grep -q '^GID rejected status=12' /tmp/gr.budget0.cli
+	echo 2 > "$GR_CFS/rxe0/ports/1/gid_reject_retries"
+
+	signal_peer 9502
+	wait_peer 9503
+	# noarp: the retry's fresh solicitation gets no answer.
+	f0=$(gr_count retry_failed)
+	echo > $GR_T/trace
+	gr_connect noarp -t 15
+	check "gidretry: noarp: the failed retry reaches the application as REJECTED status 12" \
+		grep -q '^GID rejected status=12' /tmp/gr.noarp.cli
+	check "gidretry: noarp: counted as failed" [ "$(gr_count retry_failed)" = $((f0 + 1)) ]
+	check "gidretry: noarp: traced as failed" grep -q 'step=failed' $GR_T/trace
+
+	# destroy: the application exits while the retry resolves.
+	gr_connect destroy -t 1
+	check "gidretry: destroy during a retry: the application just times out" \
+		grep -q '^GID failed event=timeout' /tmp/gr.destroy.cli
+	sleep 2
+
+	# linkdel: the device goes away while the retry resolves.  rxe has
+	# no disassociate_ucontext, so ib_uverbs holds the removal until the
+	# process closes its verbs context: the retry ends first (REJECTED
+	# 12 when its resolution times out), then the removal completes.
+	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+	gid_client -c "$srv0" -p 7491 -d "$srv1" -t 10 > /tmp/gr.linkdel.cli 2>&1 &
+	pid=$!
+	echo > $GR_T/trace
+	sleep 0.5
+	t0=$(gr_ms)
+	run $RDMA link del rxe0
+	t1=$(gr_ms)
+	wait $pid
+	grep cm_gid_retry $GR_T/trace
+	sed "s/^/[client linkdel] /" /tmp/gr.linkdel.cli
+	echo "[client] rdma link del took $((t1 - t0)) ms"
+	check "gidretry: rdma link del during a retry completes; the application sees REJECTED 12 or DEVICE_REMOVAL" \
+		grep -qE 'DEVICE_REMOVAL|^GID rejected status=12' /tmp/gr.linkdel.cli
+	check "gidretry: rdma link del during a retry: rxe0 is gone" \
+		sh -c "! $RDMA link show rxe0/1 2>/dev/null | grep -q rxe0"
+	run $RDMA link add rxe0 type rxe netdev eth0
+	# The retries left the server's entry failed and the server ignores
+	# ARP: restore it, for the signal.
+	run $IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable
+	signal_peer 9504
+	echo 0 > $GR_T/events/rdma_cma/cm_gid_retry/enable
+}
