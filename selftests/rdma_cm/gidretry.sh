@@ -20,6 +20,13 @@
 #              REJECTED status 12, the failure traced and counted
 #   destroy    ours, the client exits during the retry (id destroyed)
 #   linkdel    ours, 'rdma link del rxe0' on the client during the retry
+#   stale      unmodified rping (20 times) and ucmatose, no misdirection by
+#              the application: the stale entry sends the REQ to eth1,
+#              whose rxe1 drops it (no GID for 192.0.2.1); when ARP heals
+#              the entry, stock aborts the connect (UNREACHABLE), ours
+#              retries it.  The client's neighbour timers are shortened
+#              (delay_first_probe 1 s, 1 unicast probe of 200 ms) so that
+#              20 runs fit in the test's time.
 # The console scan of the debug kernel catches KASAN, lockdep and leaks
 # reported on the way.
 
@@ -45,6 +52,17 @@ gidretry_server() {
 	sysctl -qw net.ipv4.conf.all.arp_ignore=1
 	kill $srv 2>/dev/null
 	wait $srv 2>/dev/null
+	# stale: rping and ucmatose servers for unmodified clients.
+	rping -s -a "$a" -p 7492 -P > /tmp/gr.rping.srv 2>&1 &
+	rp=$!
+	(while :; do ucmatose -b "$a" -p 7493 -c 1 -C 1 || sleep 0.2; done) > /tmp/gr.ucm.srv 2>&1 &
+	um=$!
+	sleep 1
+	signal_peer 9505
+	wait_peer 9506
+	kill $rp $um 2>/dev/null
+	sed 's/^/[server rping] /' /tmp/gr.rping.srv | tail -n 30
+	sed 's/^/[server ucmatose] /' /tmp/gr.ucm.srv | tail -n 10
 	check "gidretry: the server rejected misdirected REQs with 12" \
 		[ "$(cat $GR_CFS/rxe1/ports/1/gid_reject_count)" -ge 1 ]
 	sysctl -qw net.ipv4.conf.all.arp_ignore=0
@@ -59,6 +77,42 @@ gr_connect() {
 	echo $? > /tmp/gr.$name.rc
 	sed "s/^/[client $name] /" /tmp/gr.$name.cli
 }
+# gr_stale: unmodified rping and ucmatose through a stale entry for .1.
+gr_stale() {
+	for k in delay_first_probe_time=1 ucast_solicit=1 retrans_time_ms=200; do
+		sysctl -qw net.ipv4.neigh.eth0.$k
+	done
+	n=1
+	gr_client_ours && n=20
+	gr_client_ours && echo > $GR_T/trace && echo 1 > $GR_T/events/rdma_cma/cm_gid_retry/enable
+	okr=0 worst=0
+	for i in $(seq 1 $n); do
+		$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+		t0=$(gr_ms)
+		timeout 30 rping -c -a "$srv0" -p 7492 -C 1 > /tmp/gr.rping.$i 2>&1 && okr=$((okr + 1))
+		dt=$(( $(gr_ms) - t0 ))
+		[ $dt -gt $worst ] && worst=$dt
+		echo "[client stale rping $i] $dt ms: $(tr '\n' ' ' < /tmp/gr.rping.$i | cut -c1-100)"
+	done
+	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+	timeout 30 ucmatose -s "$srv0" -p 7493 -c 1 -C 1 > /tmp/gr.ucm 2>&1
+	okt=$?
+	gr_client_ours && grep cm_gid_retry $GR_T/trace | tail -n 12
+	sed 's/^/[client stale ucmatose] /' /tmp/gr.ucm
+	if gr_client_ours; then
+		check "gidretry: stale neighbour: rping $okr of $n established (slowest $worst ms)" [ $okr = $n ]
+		check "gidretry: stale neighbour: ucmatose completes" [ $okt = 0 ]
+		demo "stale neighbour: rping $okr/$n, slowest $worst ms; ucmatose ok"
+	else
+		check "gidretry: stale neighbour: stock rping fails" [ $okr = 0 ]
+		check "gidretry: stale neighbour: stock ucmatose fails" [ $okt != 0 ]
+		demo "stale neighbour: rping fails ($(grep -o 'UNREACHABLE\|error' /tmp/gr.rping.1 | head -n1))"
+	fi
+	for k in delay_first_probe_time=5 ucast_solicit=3 retrans_time_ms=1000; do
+		sysctl -qw net.ipv4.neigh.eth0.$k
+	done
+}
+
 gr_ms() { awk '{ print int($1 * 1000) }' /proc/uptime; }
 gr_count() { cat "$GR_CFS/rxe0/ports/1/gid_$1_count"; }
 
@@ -80,10 +134,13 @@ gidretry_client() {
 		gr_connect stock
 		check "gidretry: stock client: the application sees REJECTED status 12" \
 			grep -q '^GID rejected status=12' /tmp/gr.stock.cli
-		demo "misdirected REQ: REJECTED 12, the application must start over"
 		signal_peer 9502
 		wait_peer 9503
 		signal_peer 9504
+		wait_peer 9505
+		gr_stale
+		$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable
+		signal_peer 9506
 		return
 	fi
 
@@ -105,7 +162,7 @@ gidretry_client() {
 		grep -qx 'GID established' /tmp/gr.run$i.cli && ok20=$((ok20 + 1))
 	done
 	check "gidretry: 20 misdirected connects in a row: $ok20 of 20 established" [ $ok20 = 20 ]
-	demo "misdirected REQ: established after 1 retry ($ms ms), 20/20"
+	echo "[client] misdirected REQ: established after 1 retry ($ms ms), $ok20/20"
 
 	echo 0 > "$GR_CFS/rxe0/ports/1/gid_reject_retries"
 	gr_connect budget0
@@ -155,5 +212,9 @@ gidretry_client() {
 	# ARP: restore it, for the signal.
 	run $IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable
 	signal_peer 9504
+	wait_peer 9505
+	gr_stale
+	$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable
+	signal_peer 9506
 	echo 0 > $GR_T/events/rdma_cma/cm_gid_retry/enable
 }
