@@ -32,27 +32,12 @@
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_verbs.h>
 
-static struct rdma_cm_event *get_event(struct rdma_event_channel *ch,
-				       int timeout_ms)
-{
-	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
-	struct rdma_cm_event *ev;
-
-	if (poll(&pfd, 1, timeout_ms) <= 0) {
-		printf("GID failed event=timeout status=%d\n", -ETIMEDOUT);
-		return NULL;
-	}
-	if (rdma_get_cm_event(ch, &ev)) {
-		perror("rdma_get_cm_event");
-		return NULL;
-	}
-	return ev;
-}
+#include "cm_event.h"
 
 static int expect(struct rdma_event_channel *ch, enum rdma_cm_event_type want,
 		  int timeout_ms)
 {
-	struct rdma_cm_event *ev = get_event(ch, timeout_ms);
+	struct rdma_cm_event *ev = cm_get_event(ch, timeout_ms, "GID");
 	int ret = 0;
 
 	if (!ev)

@@ -29,6 +29,8 @@
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_verbs.h>
 
+#include "cm_event.h"
+
 #define EVENT_VAL (-2)
 
 static int parse_val(const char *s, int max)
@@ -40,28 +42,11 @@ static int parse_val(const char *s, int max)
 	return atoi(s);
 }
 
-static struct rdma_cm_event *get_event(struct rdma_event_channel *ch,
-				       int timeout_ms)
-{
-	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
-	struct rdma_cm_event *ev;
-
-	if (poll(&pfd, 1, timeout_ms) <= 0) {
-		printf("RD failed event=timeout status=%d\n", -ETIMEDOUT);
-		return NULL;
-	}
-	if (rdma_get_cm_event(ch, &ev)) {
-		perror("rdma_get_cm_event");
-		return NULL;
-	}
-	return ev;
-}
-
 static int wait_event(struct rdma_event_channel *ch, enum rdma_cm_event_type want,
 		      int timeout_ms, struct rdma_conn_param *param,
 		      struct rdma_cm_id **id)
 {
-	struct rdma_cm_event *ev = get_event(ch, timeout_ms);
+	struct rdma_cm_event *ev = cm_get_event(ch, timeout_ms, "RD");
 	int ok;
 
 	if (!ev)

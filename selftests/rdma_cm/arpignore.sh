@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# arpignore: two RDMA NICs in one subnet with arp_ignore=0 (issue 6).
+#
+#   client  eth0 192.0.2.100 ----+---- eth0 192.0.2.1  rxe0   server
+#   rxe0                         +---- eth1 192.0.2.2  rxe1   (one subnet)
+#
+# For arp_ignore 0 and then 1, the server starts a listener on 192.0.2.1
+# and runs rdma-cm-doctor; the client makes 10 connects to 192.0.2.1, each
+# after flushing its neighbour cache, each given 3 s.  With 0 both NICs
+# answer ARP for 192.0.2.1 and the REQs that go to eth1 are dropped by
+# rxe1 (no GID for 192.0.2.1).  Our rdma_cm warns when the listener
+# starts with 0, not with 1; the doctor exits 1 with 0 and 0 with 1.
+
+AI_ALL=/proc/sys/net/ipv4/conf/all/arp_ignore
+ai_warnings() { dmesg | grep -c 'RDMA CM: eth0 (rxe0 port 1) and eth1 (rxe1 port 1) have addresses in 192.0.2.0/24'; }
+ai_ours() { [ "$(my_module)" != stock ]; }
+
+arpignore_server() {
+	for ai in 0 1; do
+		echo $ai > $AI_ALL
+		w0=$(ai_warnings)
+		rd_limits -s "$(addr_of 0)" -p 7494 -n 10 -t 60 > /tmp/ai.srv 2>&1 &
+		srv=$!
+		for i in $(seq 1 50); do grep -q listening /tmp/ai.srv && break; sleep 0.1; done
+		w1=$(ai_warnings)
+		dmesg | grep 'RDMA CM: eth0' | tail -n 1
+		if ai_ours && [ $ai = 0 ]; then
+			check "arpignore: arp_ignore=0: the listener's start warns, naming both netdevs, devices, the subnet and the sysctl" \
+				sh -c "[ $((w1 - w0)) = 1 ] && dmesg | grep -q 'set net.ipv4.conf.eth0.arp_ignore=2 and net.ipv4.conf.eth1.arp_ignore=2'"
+		else
+			check "arpignore: arp_ignore=$ai: no warning" [ "$w1" = "$w0" ]
+		fi
+		rdma-cm-doctor > /tmp/ai.doctor 2>&1
+		rc=$?
+		if [ $ai = 0 ]; then
+			check "arpignore: arp_ignore=0: rdma-cm-doctor exits 1 with the finding" \
+				sh -c "[ $rc = 1 ] && grep -q 'share subnet 192.0.2.0/24 with arp_ignore=0' /tmp/ai.doctor"
+		else
+			check "arpignore: arp_ignore=1: rdma-cm-doctor exits 0" [ $rc = 0 ]
+		fi
+		signal_peer 9601
+		wait_peer 9602
+		kill $srv 2>/dev/null
+		wait $srv 2>/dev/null
+	done
+	# A second listener with arp_ignore=0 does not repeat the warning.
+	echo 0 > $AI_ALL
+	w0=$(ai_warnings)
+	rd_limits -s "$(addr_of 0)" -p 7495 -t 1 > /dev/null 2>&1
+	ai_ours && check "arpignore: the warning comes once per pair of netdevs" [ "$(ai_warnings)" = "$w0" ]
+	echo 0 > $AI_ALL
+}
+
+arpignore_client() {
+	for ai in 0 1; do
+		wait_peer 9601
+		ok=0
+		for i in $(seq 1 10); do
+			$IP neigh flush dev eth0
+			gid_client -c "$RCG_peer" -p 7494 -t 3 > /tmp/ai.cli 2>&1 && ok=$((ok + 1))
+		done
+		echo "[client] arp_ignore=$ai on the server: $ok of 10 connects established"
+		eval ok_$ai=$ok
+		[ $ai = 1 ] && check "arpignore: arp_ignore=1: 10 of 10 connects established" [ $ok = 10 ]
+		signal_peer 9602
+	done
+	demo "arp_ignore=0: $ok_0/10 connects; arp_ignore=1: $ok_1/10"
+}
