@@ -39,6 +39,11 @@ arpignore_server() {
 		else
 			check "arpignore: arp_ignore=1: rdma-cm-doctor exits 0" [ $rc = 0 ]
 		fi
+		if [ $ai = 0 ]; then
+			warned=no
+			[ "$w1" != "$w0" ] && warned=yes
+			demo "server arp_ignore=0: warning logged: $warned; rdma-cm-doctor: exit $rc, $(grep -m1 -o 'fix: sysctl -w net.ipv4.conf.eth0.arp_ignore=2' /tmp/ai.doctor || echo 'no fix')"
+		fi
 		signal_peer 9601
 		wait_peer 9602
 		kill $srv 2>/dev/null
