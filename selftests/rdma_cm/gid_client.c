@@ -16,17 +16,24 @@
  *   GID rejected status=S          (S: the IBTA reject reason)
  *   GID failed event=NAME status=S
  *
+ * SIGUSR1 while it waits for the connection calls rdma_disconnect(), as an
+ * application that gives up would, and prints "GID disconnect ret=R"
+ * (R: 0 or -errno) before it goes on waiting.
+ *
  * Exit status: 0 established, 3 rejected, 2 other failure, 1 usage/setup.
  */
+#define _GNU_SOURCE	/* ppoll */
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
 #include <getopt.h>
 #include <netdb.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <infiniband/sa.h>
 #include <rdma/rdma_cma.h>
@@ -52,6 +59,49 @@ static int expect(struct rdma_event_channel *ch, enum rdma_cm_event_type want,
 	}
 	rdma_ack_cm_event(ev);
 	return ret;
+}
+
+static volatile sig_atomic_t disconnect_asked;
+
+static void ask_disconnect(int sig)
+{
+	(void)sig;
+	disconnect_asked = 1;
+}
+
+/* expect() for the connection, with rdma_disconnect() on SIGUSR1. */
+static int expect_connected(struct rdma_event_channel *ch,
+			    struct rdma_cm_id *id, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+	struct timespec now, left;
+	sigset_t unblocked;
+	long long end;
+	int n;
+
+	/* SIGUSR1 is blocked but in ppoll(): none goes unseen. */
+	sigemptyset(&unblocked);
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	end = now.tv_sec * 1000LL + now.tv_nsec / 1000000 + timeout_ms;
+	for (;;) {
+		if (disconnect_asked) {
+			disconnect_asked = 0;
+			printf("GID disconnect ret=%d\n",
+			       rdma_disconnect(id) ? -errno : 0);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		timeout_ms = end - (now.tv_sec * 1000LL + now.tv_nsec / 1000000);
+		left.tv_sec = timeout_ms / 1000;
+		left.tv_nsec = timeout_ms % 1000 * 1000000L;
+		n = timeout_ms > 0 ? ppoll(&pfd, 1, &left, &unblocked) : 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n > 0)
+			return expect(ch, RDMA_CM_EVENT_ESTABLISHED, 0);
+		printf("GID failed event=timeout status=%d\n", -ETIMEDOUT);
+		return 2;
+	}
 }
 
 /* The RoCE GID of an IPv4 address: ::ffff:a.b.c.d */
@@ -106,6 +156,8 @@ int main(int argc, char **argv)
 		.responder_resources = 1, .initiator_depth = 1,
 		.retry_count = 7, .rnr_retry_count = 7,
 	};
+	struct sigaction sa = { .sa_handler = ask_disconnect };
+	sigset_t usr1;
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
 	struct addrinfo *ai;
@@ -125,6 +177,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
 	ch = rdma_create_event_channel();
 	if (!ch || rdma_create_id(ch, &id, NULL, RDMA_PS_TCP)) {
 		perror("rdma_create_id");
@@ -154,7 +210,7 @@ int main(int argc, char **argv)
 		printf("GID failed event=connect status=%d\n", -errno);
 		return 2;
 	}
-	ret = expect(ch, RDMA_CM_EVENT_ESTABLISHED, timeout * 1000);
+	ret = expect_connected(ch, id, timeout * 1000);
 	if (!ret) {
 		printf("GID established\n");
 		rdma_disconnect(id);

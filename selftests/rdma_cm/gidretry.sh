@@ -19,7 +19,10 @@
 #   noarp      ours, server ignores ARP: the retry's resolution times out:
 #              REJECTED status 12, the failure traced and counted
 #   destroy    ours, the client exits during the retry (id destroyed)
+#   disconnect ours, rdma_disconnect during the retry: EINVAL, as before a
+#              first connect; the connect then ends as it would have
 #   linkdel    ours, 'rdma link del rxe0' on the client during the retry
+#   netdown    ours, 'ip link set eth0 down' on the client during the retry
 #   stale      unmodified rping (20 times) and ucmatose, no misdirection by
 #              the application: the stale entry sends the REQ to eth1,
 #              whose rxe1 drops it (no GID for 192.0.2.1); when ARP heals
@@ -27,8 +30,9 @@
 #              retries it.  The client's neighbour timers are shortened
 #              (delay_first_probe 1 s, 1 unicast probe of 200 ms) so that
 #              20 runs fit in the test's time.
-# The console scan of the debug kernel catches KASAN, lockdep and leaks
-# reported on the way.
+# At the end no cm_id may be left ('rdma res show cm_id').  The console
+# scan of the debug kernel catches KASAN and lockdep reports on the way,
+# and kmemleak (groups: kmemleak=on) what the rounds leaked.
 
 GR_CFS=/sys/kernel/config/rdma_cm
 GR_T=/sys/kernel/tracing
@@ -119,6 +123,29 @@ gr_stale() {
 }
 
 gr_ms() { awk '{ print int($1 * 1000) }' /proc/uptime; }
+# gr_wait_trace PATTERN: wait up to 10 s for PATTERN in the trace.
+gr_wait_trace() {
+	for i in $(seq 1 100); do
+		grep -q "$1" $GR_T/trace && return 0
+		sleep 0.1
+	done
+	echo "[client] no '$1' in the trace"
+	return 1
+}
+# gr_during_retry NAME 'CMD': a misdirected connect in the background;
+# CMD (evaluated: $pid is the client's) runs once its retry resolves the
+# address, which takes 2 s as the server ignores ARP.
+gr_during_retry() {
+	name=$1 cmd=$2
+	echo > $GR_T/trace
+	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+	gid_client -c "$srv0" -p 7491 -d "$srv1" -t 10 > /tmp/gr.$name.cli 2>&1 &
+	pid=$!
+	gr_wait_trace step=resolve && eval "run $cmd"
+	wait $pid
+	grep cm_gid_retry $GR_T/trace
+	sed "s/^/[client $name] /" /tmp/gr.$name.cli
+}
 gr_count() { cat "$GR_CFS/rxe0/ports/1/gid_$1_count"; }
 
 gidretry_client() {
@@ -149,6 +176,7 @@ gidretry_client() {
 		gr_stale
 		$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable
 		signal_peer 9506
+		gr_no_cm_id
 		return
 	fi
 
@@ -195,6 +223,15 @@ gidretry_client() {
 		grep -q '^GID failed event=timeout' /tmp/gr.destroy.cli
 	sleep 2
 
+	# disconnect: the application gives up while the retry resolves.
+	# Before a REQ is out there is nothing to disconnect (EINVAL, as
+	# before a first connect); the retry then fails as it would have.
+	gr_during_retry disconnect 'kill -USR1 $pid'
+	check "gidretry: rdma_disconnect during a retry: EINVAL, as before a first connect" \
+		grep -q '^GID disconnect ret=-22' /tmp/gr.disconnect.cli
+	check "gidretry: rdma_disconnect during a retry: then REJECTED status 12" \
+		grep -q '^GID rejected status=12' /tmp/gr.disconnect.cli
+
 	# linkdel: the device goes away while the retry resolves.  rxe has
 	# no disassociate_ucontext, so ib_uverbs holds the removal until the
 	# process closes its verbs context: the retry ends first (REJECTED
@@ -219,10 +256,34 @@ gidretry_client() {
 	# The retries left the server's entry failed and the server ignores
 	# ARP: restore it, for the signal.
 	run $IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable
+
+	# netdown: the client's NIC goes down while the retry resolves.
+	gr_during_retry netdown '$IP link set eth0 down'
+	run $IP link set eth0 up
+	# The server ignores ARP: the flushed entries come back by hand.
+	run $IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable
+	run $IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud reachable
+	for i in $(seq 1 50); do
+		$RDMA link show rxe0/1 | grep -q 'state ACTIVE' && break
+		sleep 0.2
+	done
+	check "gidretry: netdev down during a retry: the application sees REJECTED status 12" \
+		grep -q '^GID rejected status=12' /tmp/gr.netdown.cli
+	check "gidretry: netdev down during a retry: rxe0 is active again once eth0 is up" \
+		sh -c "$RDMA link show rxe0/1 | grep -q 'state ACTIVE'"
 	signal_peer 9504
 	wait_peer 9505
 	gr_stale
 	$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable
 	signal_peer 9506
 	echo 0 > $GR_T/events/rdma_cma/cm_gid_retry/enable
+	gr_no_cm_id
+}
+
+# gr_no_cm_id: every round's cm_ids are gone (ib_core's restrack, which
+# reads struct rdma_id_private of our module).
+gr_no_cm_id() {
+	$RDMA res show cm_id > /tmp/gr.cm_id 2>&1
+	sed 's/^/[client cm_id] /' /tmp/gr.cm_id
+	check "gidretry: no cm_id left behind (rdma res show cm_id)" [ ! -s /tmp/gr.cm_id ]
 }
