@@ -93,6 +93,15 @@ setup_net() {
 # subsystems' suspects are printed, not counted: they are not ours.
 KMEMLEAK=/sys/kernel/debug/kmemleak
 kmemleak_on() { grep -qw kmemleak=on /proc/cmdline; }
+# kmemleak_rdma FILE: how many objects of a kmemleak report RDMA code
+# allocated (a function of the RDMA stack in the backtrace).
+kmemleak_rdma() {
+	awk '
+		/^unreferenced object/ { n += r; r = 0; bt = 0 }
+		/backtrace/ { bt = 1 }
+		bt && /(^|[^a-z0-9])_*(rdma|cma|ib|iw|rxe|siw|ucma|uverbs)_/ { r = 1 }
+		END { print n + r }' "$1"
+}
 kmemleak_start() {
 	kmemleak_on || return 0
 	grep -q ' /sys/kernel/debug ' /proc/mounts ||
@@ -115,11 +124,7 @@ kmemleak_check() {
 	cat $KMEMLEAK > /tmp/kmemleak
 	sed "s/^/[$RCG_role kmemleak] /" /tmp/kmemleak | head -n 200
 	all=$(grep -c '^unreferenced object' /tmp/kmemleak)
-	ours=$(awk '
-		/^unreferenced object/ { n += r; r = 0; bt = 0 }
-		/backtrace/ { bt = 1 }
-		bt && /(^|[^a-z0-9])_*(rdma|cma|ib|iw|rxe|siw|ucma|uverbs)_/ { r = 1 }
-		END { print n + r }' /tmp/kmemleak)
+	ours=$(kmemleak_rdma /tmp/kmemleak)
 	check "kmemleak: no unreferenced object from RDMA code ($ours of $all suspects)" \
 		[ "$ours" = 0 ]
 }
@@ -145,4 +150,4 @@ vm_main() {
 	reboot -f
 }
 
-[ "$1" = vm-main ] && vm_main
+if [ "$1" = vm-main ]; then vm_main; fi

@@ -89,26 +89,41 @@ gr_stale() {
 	for k in delay_first_probe_time=1 ucast_solicit=1 retrans_time_ms=200; do
 		sysctl -qw net.ipv4.neigh.eth0.$k
 	done
+	# rcg.stale_runs=N (kernel command line) runs rping N times.
 	n=1
-	gr_client_ours && n=20
-	gr_client_ours && echo > $GR_T/trace && echo 1 > $GR_T/events/rdma_cma/cm_gid_retry/enable
+	gr_client_ours && n=${RCG_stale_runs:-20}
+	# All rdma_cma events: a failed run prints its own.
+	gr_client_ours && echo 1 > $GR_T/events/rdma_cma/enable
 	okr=0 worst=0
 	for i in $(seq 1 $n); do
+		echo > $GR_T/trace
 		$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
 		t0=$(gr_ms)
-		timeout 30 rping -c -a "$srv0" -p 7492 -C 1 > /tmp/gr.rping.$i 2>&1 && okr=$((okr + 1))
+		timeout 30 rping -c -a "$srv0" -p 7492 -C 1 > /tmp/gr.rping.$i 2>&1
+		rc=$? ok=
+		# rping's cm thread may read the event channel that its main
+		# thread just destroyed: "rdma_get_cm_event: Bad file
+		# descriptor", exit 255, after a connection that worked.
+		[ $rc = 0 ] || grep -q 'DISCONNECT EVENT' /tmp/gr.rping.$i && ok=1
+		[ -n "$ok" ] && okr=$((okr + 1))
 		dt=$(( $(gr_ms) - t0 ))
 		[ $dt -gt $worst ] && worst=$dt
-		echo "[client stale rping $i] $dt ms: $(tr '\n' ' ' < /tmp/gr.rping.$i | cut -c1-100)"
+		echo "[client stale rping $i] $dt ms, exit $rc: $(tr '\n' ' ' < /tmp/gr.rping.$i | cut -c1-100)"
+		[ -n "$ok" ] || ! gr_client_ours ||
+			grep -v '^#' $GR_T/trace | tail -n 60 | sed "s/^/[client stale rping $i trace] /"
 	done
+	echo > $GR_T/trace
 	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
 	timeout 30 ucmatose -s "$srv0" -p 7493 -c 1 -C 1 > /tmp/gr.ucm 2>&1
 	okt=$?
 	gr_client_ours && grep cm_gid_retry $GR_T/trace | tail -n 12
+	gr_client_ours && echo 0 > $GR_T/events/rdma_cma/enable
 	sed 's/^/[client stale ucmatose] /' /tmp/gr.ucm
 	if gr_client_ours; then
-		# One run in 20 ended without any output from rping once, in
-		# a full make check (under investigation): allow one.
+		# 100 runs (rcg.stale_runs=100): 100 connections, one of them
+		# with rping's exit race above.  Once, in a full make check, a
+		# run ended without any output, before failed runs printed
+		# their trace: one miss is allowed, and it shows its trace.
 		check "gidretry: stale neighbour: rping $okr of $n established (slowest $worst ms)" [ $okr -ge $((n - 1)) ]
 		check "gidretry: stale neighbour: ucmatose completes" [ $okt = 0 ]
 		demo "stale neighbour: rping $okr/$n, slowest $worst ms; ucmatose ok"
