@@ -30,6 +30,14 @@ check() {
 	name=$1; shift
 	if "$@"; then ok "$name"; else not_ok "$name"; fi
 }
+# checkd FILE NAME CMD...: check; a failure also puts FILE's last 20 lines
+# in the KTAP output as diagnostics, where CI shows them.
+checkd() {
+	file=$1 name=$2; shift 2
+	if "$@"; then ok "$name"; return 0; fi
+	not_ok "$name"
+	tail -n 20 "$file" | while IFS= read -r l; do ktap "# $l"; done
+}
 
 # addr_of IFINDEX: the address (without prefix) of the Nth NIC, from rcg.ip.
 addr_of() { echo "$RCG_ip" | cut -d, -f$(($1 + 1)) | cut -d/ -f1; }

@@ -18,9 +18,13 @@
  *
  * SIGUSR1 while it waits for the connection calls rdma_disconnect(), as an
  * application that gives up would, and prints "GID disconnect ret=R"
- * (R: 0 or -errno) before it goes on waiting.
+ * (R: 0 or -errno) before it goes on waiting.  SIGUSR2 there destroys the
+ * QP and the id, prints "GID destroy ret=R", and then watches the event
+ * channel for 3 s: "GID no event after destroy" or "GID event after
+ * destroy: NAME".
  *
- * Exit status: 0 established, 3 rejected, 2 other failure, 1 usage/setup.
+ * Exit status: 0 established, 3 rejected, 2 other failure, 1 usage/setup,
+ * 5 destroyed on SIGUSR2 and no event followed.
  */
 #define _GNU_SOURCE	/* ppoll */
 #include <arpa/inet.h>
@@ -61,12 +65,31 @@ static int expect(struct rdma_event_channel *ch, enum rdma_cm_event_type want,
 	return ret;
 }
 
-static volatile sig_atomic_t disconnect_asked;
+static volatile sig_atomic_t disconnect_asked, destroy_asked;
 
-static void ask_disconnect(int sig)
+static void ask(int sig)
 {
-	(void)sig;
-	disconnect_asked = 1;
+	if (sig == SIGUSR1)
+		disconnect_asked = 1;
+	else
+		destroy_asked = 1;
+}
+
+/* Destroy the id while it connects; no event may follow. */
+static int destroy_now(struct rdma_event_channel *ch, struct rdma_cm_id *id)
+{
+	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+
+	rdma_destroy_qp(id);
+	printf("GID destroy ret=%d\n", rdma_destroy_id(id) ? -errno : 0);
+	if (poll(&pfd, 1, 3000) > 0 && !rdma_get_cm_event(ch, &ev)) {
+		printf("GID event after destroy: %s\n", rdma_event_str(ev->event));
+		rdma_ack_cm_event(ev);
+		return 2;
+	}
+	printf("GID no event after destroy\n");
+	return 5;
 }
 
 /* expect() for the connection, with rdma_disconnect() on SIGUSR1. */
@@ -79,7 +102,7 @@ static int expect_connected(struct rdma_event_channel *ch,
 	long long end;
 	int n;
 
-	/* SIGUSR1 is blocked but in ppoll(): none goes unseen. */
+	/* SIGUSR1/2 are blocked but in ppoll(): none goes unseen. */
 	sigemptyset(&unblocked);
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
@@ -90,6 +113,8 @@ static int expect_connected(struct rdma_event_channel *ch,
 			printf("GID disconnect ret=%d\n",
 			       rdma_disconnect(id) ? -errno : 0);
 		}
+		if (destroy_asked)
+			return destroy_now(ch, id);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		timeout_ms = end - (now.tv_sec * 1000LL + now.tv_nsec / 1000000);
 		left.tv_sec = timeout_ms / 1000;
@@ -156,8 +181,8 @@ int main(int argc, char **argv)
 		.responder_resources = 1, .initiator_depth = 1,
 		.retry_count = 7, .rnr_retry_count = 7,
 	};
-	struct sigaction sa = { .sa_handler = ask_disconnect };
-	sigset_t usr1;
+	struct sigaction sa = { .sa_handler = ask };
+	sigset_t usr;
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
 	struct addrinfo *ai;
@@ -177,10 +202,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	sigemptyset(&usr);
+	sigaddset(&usr, SIGUSR1);
+	sigaddset(&usr, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &usr, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
 	ch = rdma_create_event_channel();
 	if (!ch || rdma_create_id(ch, &id, NULL, RDMA_PS_TCP)) {
 		perror("rdma_create_id");
@@ -211,6 +238,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ret = expect_connected(ch, id, timeout * 1000);
+	if (ret == 5)
+		return ret;
 	if (!ret) {
 		printf("GID established\n");
 		rdma_disconnect(id);
