@@ -76,11 +76,19 @@ gidretry_server() {
 	sysctl -qw net.ipv4.conf.all.arp_ignore=0
 }
 
+# gr_plant: the client's entry for .1 stale on eth1's MAC.  rxe sends the
+# misdirected REQ to the DGID's address, .2, whose entry is made permanent:
+# while the server ignores ARP (noarp and after), an entry that aged out
+# would lose the REQ.
+gr_plant() {
+	$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
+	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+}
 # gr_connect NAME [ARGS]: plant the stale entry, connect misdirected.
 gr_connect() {
 	name=$1
 	shift
-	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+	gr_plant
 	gid_client -c "$srv0" -p 7491 -d "$srv1" "$@" > /tmp/gr.$name.cli 2>&1
 	echo $? > /tmp/gr.$name.rc
 	sed "s/^/[client $name] /" /tmp/gr.$name.cli
@@ -160,10 +168,7 @@ gr_wait_trace() {
 gr_during_retry() {
 	name=$1 cmd=$2
 	echo > $GR_T/trace
-	# rxe sends the misdirected REQ to the DGID's address, .2: as the
-	# server ignores ARP, an entry that aged out would lose it.
-	$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
-	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+	gr_plant
 	gid_client -c "$srv0" -p 7491 -d "$srv1" -t 20 > /tmp/gr.$name.cli 2>&1 &
 	pid=$!
 	gr_wait_trace step=resolve && eval "run $cmd"
