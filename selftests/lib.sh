@@ -39,6 +39,18 @@ checkd() {
 	tail -n 20 "$file" | while IFS= read -r l; do ktap "# $l"; done
 }
 
+# wait_listen PORT...: an RDMA CM listener is up on each PORT (ib_core's
+# restrack), up to 30 s; a slow machine may take more than a second.
+wait_listen() {
+	for _wl_port; do
+		for _wl_i in $(seq 1 150); do
+			$RDMA res show cm_id 2>/dev/null | grep -qE "state LISTEN .*src-addr [^ ]*:$_wl_port( |\$)" && break
+			sleep 0.2
+		done
+	done
+	$RDMA res show cm_id | grep LISTEN | sed "s/^/[$RCG_role listen] /"
+}
+
 # addr_of IFINDEX: the address (without prefix) of the Nth NIC, from rcg.ip.
 addr_of() { echo "$RCG_ip" | cut -d, -f$(($1 + 1)) | cut -d/ -f1; }
 

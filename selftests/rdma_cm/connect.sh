@@ -19,7 +19,7 @@ connect_server() {
 	ucm_pid=$!
 	(while :; do cmtime -b "$a" -p 7472 || sleep 0.2; done) > /tmp/cmtime.log 2>&1 &
 	cmt_pid=$!
-	sleep 1
+	wait_listen 7174 7471 7472
 	signal_peer 9101
 	wait_peer 9102
 	kill $rping_pid $ucm_pid $cmt_pid 2>/dev/null

@@ -50,7 +50,7 @@ gidretry_server() {
 	# retry, 20x, budget0: 22 connections at most reach the listener.
 	rd_limits -s "$a" -p 7491 -n 22 -t 60 > /tmp/gr.srv 2>&1 &
 	srv=$!
-	for i in $(seq 1 50); do grep -q listening /tmp/gr.srv && break; sleep 0.1; done
+	for i in $(seq 1 300); do grep -q listening /tmp/gr.srv && break; sleep 0.1; done
 	signal_peer 9501
 	# The client asks for the server to stop answering ARP (noarp).
 	wait_peer 9502
@@ -65,7 +65,7 @@ gidretry_server() {
 	rp=$!
 	(while :; do ucmatose -b "$a" -p 7493 -c 1 -C 1 || sleep 0.2; done) > /tmp/gr.ucm.srv 2>&1 &
 	um=$!
-	sleep 1
+	wait_listen 7492 7493
 	signal_peer 9505
 	wait_peer 9506
 	kill $rp $um 2>/dev/null

@@ -41,7 +41,7 @@ rd_server() {
 	shift 2
 	rd_limits -s "$(addr_of 0)" -p "$port" "$@" > /tmp/$name.srv 2>&1 &
 	pid=$!
-	for i in $(seq 1 50); do grep -q listening /tmp/$name.srv && break; sleep 0.1; done
+	for i in $(seq 1 300); do grep -q listening /tmp/$name.srv && break; sleep 0.1; done
 	signal_peer $((port + 1000))
 	wait $pid
 	rc=$?
@@ -150,7 +150,7 @@ readlimits_server() {
 		tail -n 3 /tmp/readbw.srv
 	done; exit 1) &
 	pid=$!
-	sleep 1
+	wait_listen 18515
 	signal_peer 9200
 	wait $pid
 	rc=$?
