@@ -39,15 +39,26 @@ checkd() {
 	tail -n 20 "$file" | while IFS= read -r l; do ktap "# $l"; done
 }
 
-# wait_listen PORT...: an RDMA CM listener is up on each PORT (ib_core's
-# restrack), up to 30 s; a slow machine may take more than a second.
-wait_listen() {
-	for _wl_port; do
-		for _wl_i in $(seq 1 150); do
-			$RDMA res show cm_id 2>/dev/null | grep -qE "state LISTEN .*src-addr [^ ]*:$_wl_port( |\$)" && break
-			sleep 0.2
-		done
+# wait_for SECONDS CMD...: run CMD every 0.2 s until it succeeds, for up
+# to SECONDS.  Tests wait for events, not for time: a busy machine runs the
+# VMs several times slower than an idle one.
+wait_for() {
+	_wf_n=$(($1 * 5))
+	shift
+	until "$@"; do
+		_wf_n=$((_wf_n - 1))
+		[ $_wf_n -gt 0 ] || return 1
+		sleep 0.2
 	done
+}
+
+# listening PORT: ib_core's restrack shows an RDMA CM listener on PORT.
+listening() {
+	$RDMA res show cm_id 2>/dev/null | grep -qE "state LISTEN .*src-addr [^ ]*:$1( |\$)"
+}
+# wait_listen PORT...: a listener is up on each PORT, up to 30 s each.
+wait_listen() {
+	for _wl_port; do wait_for 30 listening "$_wl_port"; done
 	$RDMA res show cm_id | grep LISTEN | sed "s/^/[$RCG_role listen] /"
 }
 

@@ -22,7 +22,7 @@ arpignore_server() {
 		w0=$(ai_warnings)
 		rd_limits -s "$(addr_of 0)" -p 7494 -n 10 -t 60 > /tmp/ai.srv 2>&1 &
 		srv=$!
-		for i in $(seq 1 300); do grep -q listening /tmp/ai.srv && break; sleep 0.1; done
+		wait_for 30 grep -q listening /tmp/ai.srv
 		w1=$(ai_warnings)
 		dmesg | grep 'RDMA CM: eth0' | tail -n 1
 		if ai_ours && [ $ai = 0 ]; then

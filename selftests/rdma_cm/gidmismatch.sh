@@ -52,7 +52,7 @@ gm_expect() {
 gm_serve() {
 	rd_limits -s "$2" -p 7490 -t 30 > /tmp/gm.$1.srv 2>&1 &
 	srv=$!
-	for i in $(seq 1 300); do grep -q listening /tmp/gm.$1.srv && break; sleep 0.1; done
+	wait_for 30 grep -q listening /tmp/gm.$1.srv
 	shift 2
 	"$@"
 	signal_peer 9401

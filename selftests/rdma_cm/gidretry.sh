@@ -50,7 +50,7 @@ gidretry_server() {
 	# retry, 20x, budget0: 22 connections at most reach the listener.
 	rd_limits -s "$a" -p 7491 -n 22 -t 60 > /tmp/gr.srv 2>&1 &
 	srv=$!
-	for i in $(seq 1 300); do grep -q listening /tmp/gr.srv && break; sleep 0.1; done
+	wait_for 30 grep -q listening /tmp/gr.srv
 	signal_peer 9501
 	# The client asks for the server to stop answering ARP (noarp).
 	wait_peer 9502
@@ -154,10 +154,7 @@ gr_runs() { if [ "$(my_module)" = builtin ]; then echo 5; else echo 20; fi; }
 gr_ms() { awk '{ print int($1 * 1000) }' /proc/uptime; }
 # gr_wait_trace PATTERN: wait up to 20 s for PATTERN in the trace.
 gr_wait_trace() {
-	for i in $(seq 1 200); do
-		grep -q "$1" $GR_T/trace && return 0
-		sleep 0.1
-	done
+	wait_for 20 grep -q "$1" $GR_T/trace && return 0
 	echo "[client] no '$1' in the trace"
 	return 1
 }
@@ -178,14 +175,8 @@ gr_during_retry() {
 	cat /tmp/gr.$name.cli /tmp/gr.$name.trace > /tmp/gr.$name.log
 	sed "s/^/[client $name] /" /tmp/gr.$name.log
 }
-# gr_wait_active: rxe0 port 1 is ACTIVE again (up to 20 s).
-gr_wait_active() {
-	for i in $(seq 1 100); do
-		$RDMA link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE' && return 0
-		sleep 0.2
-	done
-	return 1
-}
+# gr_active: rxe0 port 1 is ACTIVE.
+gr_active() { $RDMA link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE'; }
 gr_count() { cat "$GR_CFS/rxe0/ports/1/gid_$1_count"; }
 
 gidretry_client() {
@@ -288,7 +279,7 @@ gidretry_client() {
 	# The retries left the server's entry failed and the server ignores
 	# ARP: restore it, for the signal.
 	run $IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable
-	check "gidretry: rdma link add after the removal: rxe0 is active" gr_wait_active
+	check "gidretry: rdma link add after the removal: rxe0 is active" wait_for 20 gr_active
 
 	# netdown: the client's NIC goes down while the retry resolves.
 	gr_during_retry netdown '$IP link set eth0 down'
@@ -298,7 +289,7 @@ gidretry_client() {
 	run $IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud reachable
 	checkd /tmp/gr.netdown.log "gidretry: netdev down during a retry: the application sees REJECTED status 12" \
 		grep -q '^GID rejected status=12' /tmp/gr.netdown.cli
-	check "gidretry: netdev down during a retry: rxe0 is active again once eth0 is up" gr_wait_active
+	check "gidretry: netdev down during a retry: rxe0 is active again once eth0 is up" wait_for 20 gr_active
 	signal_peer 9504
 	wait_peer 9505
 	gr_stale

@@ -41,7 +41,7 @@ rd_server() {
 	shift 2
 	rd_limits -s "$(addr_of 0)" -p "$port" "$@" > /tmp/$name.srv 2>&1 &
 	pid=$!
-	for i in $(seq 1 300); do grep -q listening /tmp/$name.srv && break; sleep 0.1; done
+	wait_for 30 grep -q listening /tmp/$name.srv
 	signal_peer $((port + 1000))
 	wait $pid
 	rc=$?
