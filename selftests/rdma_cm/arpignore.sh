@@ -15,6 +15,7 @@
 AI_ALL=/proc/sys/net/ipv4/conf/all/arp_ignore
 ai_warnings() { dmesg | grep -c 'RDMA CM: eth0 (rxe0 port 1) and eth1 (rxe1 port 1) have addresses in 192.0.2.0/24'; }
 ai_ours() { [ "$(my_module)" != stock ]; }
+ai_filter_warnings() { dmesg | grep -c 'have addresses in 198.51.100.0/24'; }
 
 arpignore_server() {
 	for ai in 0 1; do
@@ -54,6 +55,23 @@ arpignore_server() {
 	w0=$(ai_warnings)
 	rd_limits -s "$(addr_of 0)" -p 7495 -t 1 > /dev/null 2>&1
 	ai_ours && check "arpignore: the warning comes once per pair of netdevs" [ "$(ai_warnings)" = "$w0" ]
+	# arp_filter=1, the other standard fix, is no reason to warn: a new
+	# subnet on both NICs, first with it, then without it.
+	if ai_ours; then
+		run $IP addr add 198.51.100.1/24 dev eth0
+		run $IP addr add 198.51.100.2/24 dev eth1
+		echo 1 > /proc/sys/net/ipv4/conf/all/arp_filter
+		w0=$(ai_filter_warnings)
+		rd_limits -s 198.51.100.1 -p 7496 -t 1 > /dev/null 2>&1
+		check "arpignore: arp_ignore=0 with arp_filter=1: no warning" \
+			[ "$(ai_filter_warnings)" = "$w0" ]
+		echo 0 > /proc/sys/net/ipv4/conf/all/arp_filter
+		rd_limits -s 198.51.100.1 -p 7496 -t 1 > /dev/null 2>&1
+		check "arpignore: arp_ignore=0 and arp_filter=0: that subnet warns" \
+			[ "$(ai_filter_warnings)" = $((w0 + 1)) ]
+		run $IP addr del 198.51.100.1/24 dev eth0
+		run $IP addr del 198.51.100.2/24 dev eth1
+	fi
 	echo 0 > $AI_ALL
 }
 

@@ -3,9 +3,13 @@
 #ifndef CM_EVENT_H
 #define CM_EVENT_H
 
+#include <endian.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <string.h>
+#include <netinet/in.h>
+#include <infiniband/sa.h>
 #include <rdma/rdma_cma.h>
 
 /*
@@ -27,6 +31,42 @@ static inline struct rdma_cm_event *cm_get_event(struct rdma_event_channel *ch,
 		return NULL;
 	}
 	return ev;
+}
+
+/* The RoCE GID of an IPv4 address: ::ffff:a.b.c.d */
+static inline void cm_ip4_gid(const struct sockaddr *sa, union ibv_gid *gid)
+{
+	memset(gid, 0, sizeof(*gid));
+	gid->raw[10] = 0xff;
+	gid->raw[11] = 0xff;
+	memcpy(&gid->raw[12], &((const struct sockaddr_in *)sa)->sin_addr, 4);
+}
+
+/*
+ * cm_misdirect: set @id's path record (RDMA_OPTION_IB_PATH) with the RoCE
+ * GID of @dgid_sa as DGID: the REQ goes to the port of that address while
+ * its CM IP header names the address @id resolved, as a stale neighbour
+ * entry makes it do.  librdmacm reports the path as a resolved route.
+ */
+static inline int cm_misdirect(struct rdma_cm_id *id,
+			       const struct sockaddr *dgid_sa)
+{
+	struct ibv_path_data pd = {
+		.flags = IBV_PATH_FLAG_GMP | IBV_PATH_FLAG_PRIMARY |
+			 IBV_PATH_FLAG_BIDIRECTIONAL,
+	};
+	struct ibv_path_record *p = &pd.path;
+
+	cm_ip4_gid(dgid_sa, &p->dgid);
+	cm_ip4_gid(rdma_get_local_addr(id), &p->sgid);
+	p->flowlabel_hoplimit = htobe32(64);
+	p->reversible_numpath = 0x81;
+	p->pkey = htobe16(0xffff);
+	p->mtu = 0x80 | IBV_MTU_1024;
+	p->rate = 0x80 | IBV_RATE_10_GBPS;
+	p->packetlifetime = 0x80 | 14;
+	return rdma_set_option(id, RDMA_OPTION_IB, RDMA_OPTION_IB_PATH,
+			       &pd, sizeof(pd));
 }
 
 #endif

@@ -39,7 +39,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <infiniband/sa.h>
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_verbs.h>
 
@@ -129,44 +128,21 @@ static int expect_connected(struct rdma_event_channel *ch,
 	}
 }
 
-/* The RoCE GID of an IPv4 address: ::ffff:a.b.c.d */
-static void ip4_gid(const struct sockaddr *sa, union ibv_gid *gid)
-{
-	memset(gid, 0, sizeof(*gid));
-	gid->raw[10] = 0xff;
-	gid->raw[11] = 0xff;
-	memcpy(&gid->raw[12], &((const struct sockaddr_in *)sa)->sin_addr, 4);
-}
-
 static int set_path(struct rdma_cm_id *id, const char *dgid_addr)
 {
-	struct ibv_path_data pd = {
-		.flags = IBV_PATH_FLAG_GMP | IBV_PATH_FLAG_PRIMARY |
-			 IBV_PATH_FLAG_BIDIRECTIONAL,
-	};
-	struct ibv_path_record *p = &pd.path;
 	struct addrinfo *ai;
+	int ret;
 
 	if (getaddrinfo(dgid_addr, NULL, NULL, &ai) ||
 	    ai->ai_family != AF_INET) {
 		fprintf(stderr, "-d needs an IPv4 address\n");
 		return -1;
 	}
-	ip4_gid(ai->ai_addr, &p->dgid);
-	ip4_gid(rdma_get_local_addr(id), &p->sgid);
-	p->flowlabel_hoplimit = htobe32(64);
-	p->reversible_numpath = 0x81;
-	p->pkey = htobe16(0xffff);
-	p->mtu = 0x80 | IBV_MTU_1024;
-	p->rate = 0x80 | IBV_RATE_10_GBPS;
-	p->packetlifetime = 0x80 | 14;
+	ret = cm_misdirect(id, ai->ai_addr);
 	freeaddrinfo(ai);
-	if (rdma_set_option(id, RDMA_OPTION_IB, RDMA_OPTION_IB_PATH,
-			    &pd, sizeof(pd))) {
+	if (ret)
 		perror("rdma_set_option(RDMA_OPTION_IB_PATH)");
-		return -1;
-	}
-	return 0;
+	return ret ? -1 : 0;
 }
 
 int main(int argc, char **argv)

@@ -28,6 +28,12 @@
 # listens on rxe1 for it (a guard), to check the REQ, and rejects with 8
 # as before unless the policy says 12.  Every REJ 12 carries rxe0's GID.
 # A control connect without misdirection must produce no warning.
+#
+# With policy off at rxe1, nothing of ours may listen there: a kprobe on
+# cma_ib_req_handler() (where the kernel has kprobe events) must see no
+# call for the bound listener's misdirected REQ, as with stock.  A burst
+# of misdirected REQs logs at most 10 warnings in 5 s, and the next
+# warning after the interval says how many were suppressed.
 
 CFS=/sys/kernel/config/rdma_cm
 T=/sys/kernel/tracing
@@ -37,6 +43,22 @@ gm_ours() { [ "$(my_module)" != stock ]; }
 gm_warnings() { dmesg | grep -c 'RDMA CM: IP-to-GID mismatch'; }
 gm_neigh_is() { $IP neigh show "$1" dev eth0 | grep -q "lladdr $2"; }
 gm_count() { cat "$CFS/rxe1/ports/1/gid_$1_count"; }
+# gm_kprobe on|off|count: calls of cma_ib_req_handler(), the handler of
+# every rdma_cm listen at ib_cm, guards included; 'on' fails without
+# kprobe events.
+gm_kprobe() {
+	case $1 in
+	on)
+		[ -w $T/kprobe_events ] || return 1
+		echo 'p:rcg_req cma_ib_req_handler' >> $T/kprobe_events || return 1
+		echo > $T/trace
+		echo 1 > $T/events/kprobes/rcg_req/enable ;;
+	off)
+		echo 0 > $T/events/kprobes/rcg_req/enable
+		echo '-:rcg_req' >> $T/kprobe_events ;;
+	count) grep -c 'rcg_req:' $T/trace ;;
+	esac
+}
 
 # gm_expect LISTENER POLICY: the outcome the client must see.
 gm_expect() {
@@ -94,8 +116,16 @@ gidmismatch_server() {
 				m0=$(gm_count mismatch) r0=$(gm_count reject)
 			fi
 			w0=$(gm_warnings)
+			kp=
+			[ $l.$p = bound.off ] && gm_kprobe on && kp=1
 			gm_serve $l.$p $a
 			w1=$(gm_warnings)
+			if [ -n "$kp" ]; then
+				calls=$(gm_kprobe count)
+				gm_kprobe off
+				check "gidmismatch: bound off: nothing listens at rxe1 for the bound listener (rdma_cm saw $calls REQs)" \
+					[ "$calls" = 0 ]
+			fi
 			if ! gm_ours || [ $p = off ]; then
 				check "gidmismatch: $l $p: no warning" [ "$w1" = "$w0" ]
 				gm_ours && check "gidmismatch: $l $p: counters unchanged" \
@@ -147,6 +177,19 @@ gidmismatch_server() {
 		sed 's/^/[doctor] /' /tmp/gm.doctor
 		check "gidmismatch: rdma-cm-doctor reports rxe1's mismatch counters (exit 1)" \
 			grep -q 'rxe1 port 1 received 1 connection request(s) for an IP address that this host maps' /tmp/gm.doctor
+	fi
+	# burst: 12 misdirected REQs, then one more after the interval.
+	if gm_ours; then
+		echo warn > "$CFS/rxe1/ports/1/gid_mismatch"
+		w0=$(gm_warnings)
+		gm_serve burst "$(addr_of 0)"
+		w1=$(gm_warnings)
+		dmesg | grep 'callbacks suppressed' | sed 's/^/[server burst] /'
+		sup=$(dmesg | sed -n 's/.*cma_gid_report: \([0-9]*\) callbacks suppressed.*/\1/p' | tail -n1)
+		check "gidmismatch: burst: the warning after the interval says how many were suppressed (${sup:-none})" \
+			[ -n "$sup" ] && [ "$sup" -ge 1 ]
+		check "gidmismatch: burst: 13 mismatches, $((w1 - w0)) warnings: each logged or counted as suppressed" \
+			[ $((w1 - w0 + ${sup:-0})) = 13 ]
 	fi
 	sysctl -qw net.ipv4.conf.all.arp_ignore=0
 }
@@ -213,6 +256,21 @@ gidmismatch_client() {
 	[ "$server" = stock ] && want="rejected status=8"
 	check "gidmismatch: a device re-added under a bound listener: the client sees: $want" \
 		grep -q "^GID $want" /tmp/gm.readd.cli
+	if [ "$server" != stock ]; then
+		wait_peer 9401
+		# At once, so that the burst falls in one interval of 5 s.
+		$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+		for i in $(seq 1 12); do
+			gid_client -c "$RCG_peer" -p 7490 -d "$srv1" > /tmp/gm.burst.$i.cli 2>&1 &
+		done
+		wait
+		sleep 6
+		$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+		gid_client -c "$RCG_peer" -p 7490 -d "$srv1" > /tmp/gm.burst.13.cli 2>&1
+		signal_peer 9402
+		check "gidmismatch: burst: 13 misdirected connects, each rejected" \
+			[ "$(cat /tmp/gm.burst.*.cli | grep -c '^GID rejected')" = 13 ]
+	fi
 	if [ "$server" = stock ]; then
 		demo "wildcard listener: REJ 28, bound: REJ 8; nothing logged"
 	else

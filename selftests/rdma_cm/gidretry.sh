@@ -15,13 +15,23 @@
 #   retry      ours                 established, one retry traced
 #   20x        ours                 20 of 20 established (5 of 5 on the
 #                                   debug kernel, see gr_runs)
+#   race       ours: cm_race connects 500 times (100 with our module on
+#              the stock kernel), misdirected, and tears each connect
+#              down at a random moment (none, rdma_disconnect() or
+#              rdma_destroy_id()): every id that is not destroyed gets
+#              exactly one final event, a destroyed one none
 #   budget0    gid_reject_retries=0 REJECTED status 12
+#   permanent  ours, the client's entry for .1 is 'nud permanent' on the
+#              right MAC (what an admin sets as a workaround): the retry
+#              resolves through it and it stays PERMANENT; a remote REJ
+#              never changes local admin state
 #   stock      stock (ours-server)  REJECTED status 12
 #   noarp      ours, server ignores ARP: the retry's resolution times out:
 #              REJECTED status 12, the failure traced and counted
 #   destroy    ours, rdma_destroy_id() during the retry: no event follows
-#   disconnect ours, rdma_disconnect during the retry: EINVAL, as before a
-#              first connect; the connect then ends as it would have
+#   disconnect ours, rdma_disconnect during the retry, whose resolution
+#              then succeeds: the disconnect returns 0 and ends the
+#              connect (REJECTED 12), no new REQ goes out
 #   linkdel    ours, 'rdma link del rxe0' on the client during the retry
 #   netdown    ours, 'ip link set eth0 down' on the client during the retry
 #   stale      unmodified rping (20 times) and ucmatose, no misdirection by
@@ -48,9 +58,13 @@ gidretry_server() {
 		echo auto > "$GR_CFS/rxe1/ports/1/gid_mismatch"
 	fi
 	# retry, 20x, budget0: 22 connections at most reach the listener.
-	rd_limits -s "$a" -p 7491 -n 22 -t 60 > /tmp/gr.srv 2>&1 &
+	rd_limits -s "$a" -p 7491 -n 23 -t 600 > /tmp/gr.srv 2>&1 &
 	srv=$!
+	# race: connections torn down at random moments, any number.
+	cm_race -s "$a" -p 7494 -t 900 > /tmp/gr.race.srv 2>&1 &
+	race=$!
 	wait_for 30 grep -q listening /tmp/gr.srv
+	wait_for 30 grep -q listening /tmp/gr.race.srv
 	signal_peer 9501
 	# The client asks for the server to stop answering ARP (noarp).
 	wait_peer 9502
@@ -68,7 +82,7 @@ gidretry_server() {
 	wait_listen 7492 7493
 	signal_peer 9505
 	wait_peer 9506
-	kill $rp $um 2>/dev/null
+	kill $rp $um $race 2>/dev/null
 	sed 's/^/[server rping] /' /tmp/gr.rping.srv | tail -n 30
 	sed 's/^/[server ucmatose] /' /tmp/gr.ucm.srv | tail -n 10
 	gr_server_ours && check "gidretry: the server rejected misdirected REQs with 12" \
@@ -151,6 +165,9 @@ gr_stale() {
 # under TCG makes a connect through a stale entry take 6 s, 5 are enough
 # to find KASAN, lockdep and kmemleak reports.
 gr_runs() { if [ "$(my_module)" = builtin ]; then echo 5; else echo 20; fi; }
+# gr_race_runs: connects of the race round: 500 on the debug kernel, where
+# KASAN, lockdep and kmemleak watch; 100 with our module on the stock one.
+gr_race_runs() { if [ "$(my_module)" = builtin ]; then echo 500; else echo 100; fi; }
 gr_ms() { awk '{ print int($1 * 1000) }' /proc/uptime; }
 # gr_wait_trace PATTERN: wait up to 20 s for PATTERN in the trace.
 gr_wait_trace() {
@@ -231,11 +248,32 @@ gidretry_client() {
 	check "gidretry: $n misdirected connects in a row: $ok20 of $n established" [ $ok20 = $n ]
 	echo "[client] misdirected REQ: established after 1 retry ($ms ms), $ok20/$n"
 
+	# race: rdma_disconnect() and rdma_destroy_id() at random moments of
+	# misdirected connects, the retry's included (issue 10, item 1).
+	n=$(gr_race_runs)
+	gr_plant
+	run timeout 1500 cm_race -c "$srv0" -p 7494 -d "$srv1" -n $n > /tmp/gr.race.cli 2>&1
+	rc=$?
+	grep -v '^RACE [0-9]' /tmp/gr.race.cli | sed 's/^/[client race] /'
+	checkd /tmp/gr.race.cli "gidretry: race: $n connects torn down at random moments: one final event each, none after destroy" [ $rc = 0 ]
+
 	echo 0 > "$GR_CFS/rxe0/ports/1/gid_reject_retries"
 	gr_connect budget0
 	checkd /tmp/gr.budget0.cli "gidretry: gid_reject_retries=0: REJECTED status 12" \
 		grep -q '^GID rejected status=12' /tmp/gr.budget0.cli
 	echo 2 > "$GR_CFS/rxe0/ports/1/gid_reject_retries"
+
+	# permanent: the admin's entry for .1, on the right NIC, survives
+	# the REJ 12 of a misdirected REQ and serves the retry.
+	gr_plant
+	run $IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud permanent
+	gid_client -c "$srv0" -p 7491 -d "$srv1" > /tmp/gr.permanent.cli 2>&1
+	$IP neigh show "$srv0" dev eth0 >> /tmp/gr.permanent.cli
+	sed 's/^/[client permanent] /' /tmp/gr.permanent.cli
+	checkd /tmp/gr.permanent.cli "gidretry: permanent: the retry goes through the admin's entry" \
+		grep -qx 'GID established' /tmp/gr.permanent.cli
+	checkd /tmp/gr.permanent.cli "gidretry: permanent: a remote REJ leaves the entry PERMANENT" \
+		grep -q "^$srv0 lladdr $mac0 PERMANENT" /tmp/gr.permanent.cli
 
 	signal_peer 9502
 	wait_peer 9503
@@ -257,14 +295,17 @@ gidretry_client() {
 		sh -c "grep -q '^GID no event after destroy' /tmp/gr.destroy.cli &&
 			! grep -qE 'step=(connect|failed)' /tmp/gr.destroy.trace"
 
-	# disconnect: the application gives up while the retry resolves.
-	# Before a REQ is out there is nothing to disconnect (EINVAL, as
-	# before a first connect); the retry then fails as it would have.
-	gr_during_retry disconnect 'kill -USR1 $pid'
-	checkd /tmp/gr.disconnect.log "gidretry: rdma_disconnect during a retry: EINVAL, as before a first connect" \
-		grep -q '^GID disconnect ret=-22' /tmp/gr.disconnect.cli
-	checkd /tmp/gr.disconnect.log "gidretry: rdma_disconnect during a retry: then REJECTED status 12" \
-		grep -q '^GID rejected status=12' /tmp/gr.disconnect.cli
+	# disconnect: the application gives up while the retry resolves;
+	# then the resolution succeeds (the right entry, planted by hand, as
+	# the server ignores ARP).  The disconnect ends the connect: no new
+	# REQ goes out and the application sees the REJECTED of the REQ
+	# that was rejected.
+	gr_during_retry disconnect 'kill -USR1 $pid; wait_for 10 grep -q "^GID disconnect" /tmp/gr.disconnect.cli; $IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable'
+	checkd /tmp/gr.disconnect.log "gidretry: rdma_disconnect during a retry returns 0" \
+		grep -q '^GID disconnect ret=0' /tmp/gr.disconnect.cli
+	checkd /tmp/gr.disconnect.log "gidretry: rdma_disconnect during a retry: no new REQ, the application sees REJECTED status 12" \
+		sh -c "grep -q '^GID rejected status=12' /tmp/gr.disconnect.cli &&
+			! grep -q 'step=connect' /tmp/gr.disconnect.trace"
 
 	# linkdel: the device goes away while the retry resolves.  rxe has
 	# no disassociate_ucontext, so ib_uverbs holds the removal until the

@@ -14,6 +14,10 @@
 #   offer4    server asks 128/128 explicitly, client offers 4/4
 #   sentinel  server accepts with RDMA_MAX_* (the event's values), client 4/4
 #   ps_ib200  PS_IB server accepts with responder_resources=200, client max
+#   srvreads  server accepts with 64/64 explicitly, client offers 16/16;
+#             the server issues 200 RDMA reads of the client's memory (64
+#             in flight): each completes, as on stock, and the client's
+#             max_dest_rd_atomic holds the server's 64
 #   portcap   server port caps 16: the event reports <= 16, sentinels accept
 #   readbw    server port caps 16, ib_read_bw -R -o 127 moves data
 # The client side of ours (RCG_client_ours) bounds its QP by its own offer;
@@ -126,6 +130,10 @@ readlimits_server() {
 			grep -q '^RD failed event=RDMA_CM_EVENT_REJECTED' /tmp/ps_ib200.srv
 	fi
 
+	rd_server srvreads 7485 -r 64 -i 64 -R 200
+	check "readlimits: srvreads: the server's 200 reads of the client's memory complete" \
+		grep -q '^RD reads n=200 ok=200 ' /tmp/srvreads.srv
+
 	if is_ours "$srv"; then
 		set_caps 16
 		T=/sys/kernel/tracing
@@ -186,6 +194,12 @@ readlimits_client() {
 			grep -q '^RD failed' /tmp/ps_ib200.cli
 		demo "PS_IB accept with 200: $(sed -n 's/^RD failed event=\([^ ]*\).*/\1/p' /tmp/ps_ib200.cli)"
 	fi
+
+	rd_client srvreads 7485 -r 16 -i 16 -R 200
+	# siw swaps the two in query_qp (see portcap_check).
+	[ "$RCG_rdma" = siw ] ||
+		check "readlimits: srvreads: the client's responder holds the server's 64 reads (max_dest_rd_atomic >= 64)" \
+			[ "$(val max_dest_rd_atomic /tmp/srvreads.cli)" -ge 64 ]
 
 	if is_ours "$srv"; then
 		rd_client portcap 7484 -r max -i max
