@@ -71,6 +71,23 @@ arpignore_server() {
 			[ "$(ai_filter_warnings)" = $((w0 + 1)) ]
 		run $IP addr del 198.51.100.1/24 dev eth0
 		run $IP addr del 198.51.100.2/24 dev eth1
+		# With gid_mismatch off on every port, the log is stock's.
+		CFS=/sys/kernel/config/rdma_cm
+		for d in rxe0 rxe1; do
+			mkdir -p $CFS/$d
+			echo off > $CFS/$d/ports/1/gid_mismatch
+		done
+		run $IP addr add 203.0.113.1/24 dev eth0
+		run $IP addr add 203.0.113.2/24 dev eth1
+		w0=$(dmesg | grep -c 'have addresses in 203.0.113.0/24')
+		rd_limits -s 203.0.113.1 -p 7497 -t 1 > /dev/null 2>&1
+		check "arpignore: gid_mismatch off on every port: no warning, as stock" \
+			[ "$(dmesg | grep -c 'have addresses in 203.0.113.0/24')" = "$w0" ]
+		run $IP addr del 203.0.113.1/24 dev eth0
+		run $IP addr del 203.0.113.2/24 dev eth1
+		for d in rxe0 rxe1; do
+			echo auto > $CFS/$d/ports/1/gid_mismatch
+		done
 	fi
 	echo 0 > $AI_ALL
 }
