@@ -38,7 +38,9 @@
 #              the application: the stale entry sends the REQ to eth1,
 #              whose rxe1 drops it (no GID for 192.0.2.1); when ARP heals
 #              the entry, stock aborts the connect (UNREACHABLE), ours
-#              retries it.  The client's neighbour timers are shortened
+#              lets ib_cm's retransmission of the REQ, which rxe sends
+#              to the new MAC, complete it (a REQ that times out would be
+#              retried).  The client's neighbour timers are shortened
 #              (delay_first_probe 1 s, 1 unicast probe of 200 ms) so that
 #              20 runs fit in the test's time.
 # At the end no cm_id may be left ('rdma res show cm_id').  The console
