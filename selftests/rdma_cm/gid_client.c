@@ -16,6 +16,14 @@
  *   GID rejected status=S          (S: the IBTA reject reason)
  *   GID failed event=NAME status=S
  *
+ * After a REJECTED event it tries to go on with the id, and prints
+ *
+ *   GID after reject: resolve_addr=A resolve_route=R connect=C
+ *
+ * (each 0 or -errno).  A REJ leaves the id in state RDMA_CM_CONNECT, where
+ * none of the three is allowed: -EINVAL (-22) each, also when the RDMA CM
+ * retried the connect and gave up.
+ *
  * SIGUSR1 while it waits for the connection calls rdma_disconnect(), as an
  * application that gives up would, and prints "GID disconnect ret=R"
  * (R: 0 or -errno) before it goes on waiting.  SIGUSR2 there destroys the
@@ -72,6 +80,19 @@ static void ask(int sig)
 		disconnect_asked = 1;
 	else
 		destroy_asked = 1;
+}
+
+/* What a REJECTED id still accepts: nothing, see the top of the file. */
+static void after_reject(struct rdma_cm_id *id, struct sockaddr *dst,
+			 struct rdma_conn_param *param)
+{
+	int a, r, c;
+
+	a = rdma_resolve_addr(id, NULL, dst, 2000) ? -errno : 0;
+	r = rdma_resolve_route(id, 2000) ? -errno : 0;
+	c = rdma_connect(id, param) ? -errno : 0;
+	printf("GID after reject: resolve_addr=%d resolve_route=%d connect=%d\n",
+	       a, r, c);
 }
 
 /* Destroy the id while it connects; no event may follow. */
@@ -216,6 +237,8 @@ int main(int argc, char **argv)
 	ret = expect_connected(ch, id, timeout * 1000);
 	if (ret == 5)
 		return ret;
+	if (ret == 3)
+		after_reject(id, ai->ai_addr, &param);
 	if (!ret) {
 		printf("GID established\n");
 		rdma_disconnect(id);

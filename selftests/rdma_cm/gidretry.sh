@@ -194,6 +194,14 @@ gr_during_retry() {
 	cat /tmp/gr.$name.cli /tmp/gr.$name.trace > /tmp/gr.$name.log
 	sed "s/^/[client $name] /" /tmp/gr.$name.log
 }
+# gr_check_after_reject NAME: the REJECTED id of round NAME is left as a
+# REJ leaves it, in state CONNECT: resolving and connecting again fail
+# with -EINVAL (gid_client.c), also after a retry that gave up (issue 10).
+# The stock client's round shows the same line from stock code.
+gr_check_after_reject() {
+	checkd /tmp/gr.$1.cli "gidretry: $1: the rejected id is in state CONNECT: resolve_addr, resolve_route and connect fail with -EINVAL" \
+		grep -q '^GID after reject: resolve_addr=-22 resolve_route=-22 connect=-22' /tmp/gr.$1.cli
+}
 # gr_active: rxe0 port 1 is ACTIVE.
 gr_active() { $RDMA link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE'; }
 gr_count() { cat "$GR_CFS/rxe0/ports/1/gid_$1_count"; }
@@ -219,6 +227,7 @@ gidretry_client() {
 		gr_server_ours || want=8
 		check "gidretry: stock client: the application sees REJECTED status $want" \
 			grep -q "^GID rejected status=$want" /tmp/gr.stock.cli
+		gr_check_after_reject stock
 		signal_peer 9502
 		wait_peer 9503
 		signal_peer 9504
@@ -263,6 +272,7 @@ gidretry_client() {
 	gr_connect budget0
 	checkd /tmp/gr.budget0.cli "gidretry: gid_reject_retries=0: REJECTED status 12" \
 		grep -q '^GID rejected status=12' /tmp/gr.budget0.cli
+	gr_check_after_reject budget0
 	echo 2 > "$GR_CFS/rxe0/ports/1/gid_reject_retries"
 
 	# permanent: the admin's entry for .1, on the right NIC, survives
@@ -287,6 +297,7 @@ gidretry_client() {
 		grep -q '^GID rejected status=12' /tmp/gr.noarp.cli
 	check "gidretry: noarp: counted as failed" [ "$(gr_count retry_failed)" = $((f0 + 1)) ]
 	check "gidretry: noarp: traced as failed" grep -q 'step=failed' $GR_T/trace
+	gr_check_after_reject noarp
 
 	# The rounds below act once the trace shows the retry resolving the
 	# address (gr_during_retry), however slow the machine.
@@ -308,6 +319,7 @@ gidretry_client() {
 	checkd /tmp/gr.disconnect.log "gidretry: rdma_disconnect during a retry: no new REQ, the application sees REJECTED status 12" \
 		sh -c "grep -q '^GID rejected status=12' /tmp/gr.disconnect.cli &&
 			! grep -q 'step=connect' /tmp/gr.disconnect.trace"
+	gr_check_after_reject disconnect
 
 	# linkdel: the device goes away while the retry resolves.  rxe has
 	# no disassociate_ucontext, so ib_uverbs holds the removal until the
