@@ -43,6 +43,11 @@
 #              retried).  The client's neighbour timers are shortened
 #              (delay_first_probe 1 s, 1 unicast probe of 200 ms) so that
 #              20 runs fit in the test's time.
+#   grace      unmodified rping through a stale entry whose REQ nothing
+#              answers (the server blackholes its route to the client), as
+#              on a RoCE NIC that keeps the AV's MAC: stock ends it
+#              UNREACHABLE at the heal, ours one ib_cm REQ interval and a
+#              second later (gr_grace)
 # At the end no cm_id may be left ('rdma res show cm_id').  The console
 # scan of the debug kernel catches KASAN and lockdep reports on the way,
 # and kmemleak (groups: kmemleak=on) what the rounds leaked.
@@ -83,6 +88,12 @@ gidretry_server() {
 	um=$!
 	wait_listen 7492 7493
 	signal_peer 9505
+	# grace: nothing the server sends reaches the client (gr_grace).
+	wait_peer 9507
+	run $IP route add blackhole "$RCG_peer"/32
+	signal_peer 9508
+	wait_peer 9509
+	run $IP route del blackhole "$RCG_peer"/32
 	wait_peer 9506
 	kill $rp $um $race 2>/dev/null
 	sed 's/^/[server rping] /' /tmp/gr.rping.srv | tail -n 30
@@ -162,6 +173,37 @@ gr_stale() {
 	done
 }
 
+# gr_grace: a REQ through a stale entry that nothing answers, as on a RoCE
+# NIC that keeps the AV's MAC: the server drops all it sends to the client
+# (a blackhole route).  The entry heals when ib_cm resends the REQ, 4.8 s
+# after the first (2 x 268 ms packet life time + 4295 ms CM response
+# timeout, IBTA 12.7.34).  Stock reports UNREACHABLE at the heal; ours one
+# such interval and a second later, 5.8 s after the heal, and not after
+# ib_cm's last retransmission (about 77 s).
+gr_grace() {
+	signal_peer 9507
+	wait_peer 9508
+	for k in delay_first_probe_time=1 ucast_solicit=1 retrans_time_ms=200; do
+		sysctl -qw net.ipv4.neigh.eth0.$k
+	done
+	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+	t0=$(gr_ms)
+	timeout 150 rping -c -a "$srv0" -p 7492 -C 1 > /tmp/gr.grace 2>&1
+	dt=$(( $(gr_ms) - t0 ))
+	for k in delay_first_probe_time=5 ucast_solicit=3 retrans_time_ms=1000; do
+		sysctl -qw net.ipv4.neigh.eth0.$k
+	done
+	signal_peer 9509
+	echo "[client grace] $dt ms: $(tr '\n' ' ' < /tmp/gr.grace | cut -c1-100)"
+	if gr_client_ours; then
+		checkd /tmp/gr.grace "gidretry: grace: an unanswered REQ through a healed entry ends UNREACHABLE one interval after the heal (9-25 s, not 77 s): $dt ms" \
+			sh -c "grep -q UNREACHABLE /tmp/gr.grace && [ $dt -ge 9000 ] && [ $dt -le 25000 ]"
+	else
+		checkd /tmp/gr.grace "gidretry: grace: stock ends the connect UNREACHABLE at the heal (under 9 s): $dt ms" \
+			sh -c "grep -q UNREACHABLE /tmp/gr.grace && [ $dt -lt 9000 ]"
+	fi
+}
+
 # gr_runs: how many connects the loops make.  Issue 5's 20 in a row run
 # on the stock kernel with our module; on the debug kernel, where KASAN
 # under TCG makes a connect through a stale entry take 6 s, 5 are enough
@@ -233,6 +275,7 @@ gidretry_client() {
 		signal_peer 9504
 		wait_peer 9505
 		gr_stale
+		gr_grace
 		$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable
 		signal_peer 9506
 		gr_no_cm_id
@@ -348,6 +391,7 @@ gidretry_client() {
 	signal_peer 9504
 	wait_peer 9505
 	gr_stale
+	gr_grace
 	$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable
 	signal_peer 9506
 	echo 0 > $GR_T/events/rdma_cma/cm_gid_retry/enable
