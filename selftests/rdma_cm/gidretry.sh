@@ -39,8 +39,9 @@
 #              whose rxe1 drops it (no GID for 192.0.2.1); when ARP heals
 #              the entry, stock aborts the connect (UNREACHABLE), ours
 #              lets ib_cm's retransmission of the REQ, which rxe sends
-#              to the new MAC, complete it (a REQ that times out would be
-#              retried).  The client's neighbour timers are shortened
+#              to the new MAC, complete it (an unanswered one ends
+#              UNREACHABLE after a grace, see grace).  The client's
+#              neighbour timers are shortened
 #              (delay_first_probe 1 s, 1 unicast probe of 200 ms) so that
 #              20 runs fit in the test's time.
 #   grace      unmodified rping whose entry changes, while its REQ is
