@@ -70,9 +70,9 @@ gm_expect() {
 }
 
 # gm_serve NAME ADDR [CMD...]: one round: listen on ADDR, run CMD, then
-# let the client connect, until it is done.
+# let the client connect, until it is done; GM_N connections are served.
 gm_serve() {
-	rd_limits -s "$2" -p 7490 -t 30 > /tmp/gm.$1.srv 2>&1 &
+	rd_limits -s "$2" -p 7490 -t 30 -n "${GM_N:-1}" > /tmp/gm.$1.srv 2>&1 &
 	srv=$!
 	wait_for 30 grep -q listening /tmp/gm.$1.srv
 	shift 2
@@ -197,6 +197,23 @@ gidmismatch_server() {
 		check "gidmismatch: burst: 13 mismatches, $((w1 - w0)) warnings: each logged or counted as suppressed" \
 			[ $((w1 - w0 + ${sup:-0})) = 13 ]
 	fi
+	# sameaddr: 192.0.2.9 on both NICs, eth0's added last so that the
+	# address lookup meets it first.  A REQ for it at either port is where
+	# the IP stack maps the address: stock accepts both, so must ours under
+	# the strictest policy, without a warning.
+	run $IP addr add 192.0.2.9/32 dev eth1
+	run $IP addr add 192.0.2.9/32 dev eth0
+	for d in rxe0 rxe1; do
+		wait_for 10 grep -qs 0000:0000:0000:0000:0000:ffff:c000:0209 \
+			/sys/class/infiniband/$d/ports/1/gids/*
+		gm_ours && echo reject > "$CFS/$d/ports/1/gid_mismatch"
+	done
+	w0=$(gm_warnings)
+	GM_N=2 gm_serve sameaddr 0.0.0.0
+	check "gidmismatch: sameaddr: no warning for a REQ at either port that holds the address" \
+		[ "$(gm_warnings)" = "$w0" ]
+	run $IP addr del 192.0.2.9/32 dev eth0
+	run $IP addr del 192.0.2.9/32 dev eth1
 	sysctl -qw net.ipv4.conf.all.arp_ignore=0
 }
 
@@ -222,6 +239,7 @@ gidmismatch_client() {
 	gm_connect control
 	check "gidmismatch: a correctly addressed connect is established" \
 		grep -q '^GID established' /tmp/gm.control.cli
+	smac0=$($IP neigh show "$srv0" dev eth0 | sed -n 's/.*lladdr \([^ ]*\).*/\1/p')
 	# Learn eth1's MAC (the server has arp_ignore=1 by now), to plant the
 	# stale entry that a lost gratuitous ARP leaves.
 	ping -c 1 -W 2 "$srv1" > /dev/null
@@ -277,6 +295,20 @@ gidmismatch_client() {
 		check "gidmismatch: burst: 13 misdirected connects, each rejected" \
 			[ "$(cat /tmp/gm.burst.*.cli | grep -c '^GID rejected')" = 13 ]
 	fi
+	# sameaddr: the server holds 192.0.2.9 on both NICs; steer a connect
+	# to each with a permanent entry.
+	wait_peer 9401
+	n=0
+	for mac in "$smac0" "$mac1"; do
+		run $IP neigh replace 192.0.2.9 lladdr "$mac" dev eth0 nud permanent
+		run gid_client -c 192.0.2.9 -p 7490 > /tmp/gm.sameaddr$n.cli 2>&1
+		sed "s/^/[client sameaddr$n] /" /tmp/gm.sameaddr$n.cli
+		check "gidmismatch: sameaddr: a connect to 192.0.2.9 that lands on eth$n ($mac) is established" \
+			grep -q '^GID established' /tmp/gm.sameaddr$n.cli
+		n=$((n + 1))
+	done
+	run $IP neigh del 192.0.2.9 dev eth0
+	signal_peer 9402
 	if [ "$server" = stock ]; then
 		demo "wildcard listener: REJ 28, bound: REJ 8; nothing logged"
 	else

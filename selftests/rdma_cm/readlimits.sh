@@ -21,6 +21,10 @@
 #             max_dest_rd_atomic holds the server's 64
 #   portcap   server port caps 16: the event reports <= 16, sentinels accept
 #   readbw    server port caps 16, ib_read_bw -R -o 127 moves data
+# With rcg.rd=off (group readlimits-off), every port of ours has
+# read_limit_clamp 0 and each scenario must end as on stock: ps_ib200
+# fails, and portcap's caps of 16 are ignored (the event reports the
+# client's 128/128, nothing is traced, the QPs hold 128).
 # The client side of ours bounds its initiator depth by its device and
 # port caps and takes the REP's initiator depth as its responder resources;
 # the server side of ours arbitrates the event, and the REP as far as its
@@ -29,11 +33,30 @@
 CFS=/sys/kernel/config/rdma_cm
 
 is_ours() { [ "$1" != stock ]; }
+# arbitrates MODULE: that side lowers read limits (ours, read_limit_clamp 1).
+arbitrates() { is_ours "$1" && [ "$RCG_rd" != off ]; }
 server_mod() { echo "${RCG_module%%/*}"; }
 client_mod() { echo "${RCG_module##*/}"; }
 # val KEY FILE: the number after KEY= on the RD line of FILE.
 val() { sed -n "s/.*[ ]$1=\([0-9]*\).*/\1/p" "$2" | head -n1; }
 dev0() { ls /sys/class/infiniband | head -n1; }
+
+# rd_switch MODULE: check read_limit_clamp's default and input, then set it
+# as rcg.rd says.
+rd_switch() {
+	is_ours "$1" || return 0
+	d=$(dev0)
+	mkdir -p "$CFS/$d"
+	a=$CFS/$d/ports/1/read_limit_clamp
+	check "readlimits: configfs read_limit_clamp defaults to 1" [ "$(cat "$a")" = 1 ]
+	echo maybe > "$a" 2>/dev/null && r=0 || r=1
+	check "readlimits: configfs read_limit_clamp refuses 'maybe' and keeps 1" \
+		[ $r = 1 -a "$(cat "$a")" = 1 ]
+	if [ "$RCG_rd" = off ]; then
+		echo 0 > "$a"
+		check "readlimits: read_limit_clamp off on $d port 1" [ "$(cat "$a")" = 0 ]
+	fi
+}
 
 set_caps() {
 	d=$(dev0)
@@ -98,6 +121,7 @@ portcap_check() {
 
 readlimits_server() {
 	srv=$(server_mod)
+	rd_switch "$srv"
 
 	# The configfs attributes: 0-255, anything else EINVAL, old value kept.
 	if is_ours "$srv"; then
@@ -125,7 +149,7 @@ readlimits_server() {
 		established sentinel srv 4
 
 	rd_server ps_ib200 7483 -P ib -r 200 -i max
-	if is_ours "$srv" || is_ours "$(client_mod)"; then
+	if arbitrates "$srv" || arbitrates "$(client_mod)"; then
 		check "readlimits: ps_ib200: the server's connection establishes" \
 			grep -q '^RD established' /tmp/ps_ib200.srv
 	else
@@ -144,13 +168,24 @@ readlimits_server() {
 		echo > $T/trace
 		rd_server portcap 7484 -r max -i max
 		grep cm_rd_limit $T/trace | tee /tmp/portcap.trace
-		check "readlimits: portcap: cm_rd_limit traces the port cap (requested 128, effective 16)" \
-			grep -q 'requested=128 effective=16 limit=port' /tmp/portcap.trace
 		echo 0 > $T/events/rdma_cma/cm_rd_limit/enable
-		check "readlimits: portcap: CONNECT_REQUEST offer <= 16 with port caps 16" \
-			le "$(val responder_resources /tmp/portcap.srv)" 16 \
-			   "$(val initiator_depth /tmp/portcap.srv)" 16
-		portcap_check srv
+		if arbitrates "$srv"; then
+			check "readlimits: portcap: cm_rd_limit traces the port cap (requested 128, effective 16)" \
+				grep -q 'requested=128 effective=16 limit=port' /tmp/portcap.trace
+			check "readlimits: portcap: CONNECT_REQUEST offer <= 16 with port caps 16" \
+				le "$(val responder_resources /tmp/portcap.srv)" 16 \
+				   "$(val initiator_depth /tmp/portcap.srv)" 16
+			portcap_check srv
+		else
+			check "readlimits: off: portcap: caps ignored, CONNECT_REQUEST reports the client's 128/128" \
+				[ "$(val responder_resources /tmp/portcap.srv)" = 128 -a \
+				  "$(val initiator_depth /tmp/portcap.srv)" = 128 ]
+			check "readlimits: off: portcap: nothing traced" \
+				[ ! -s /tmp/portcap.trace ]
+			check "readlimits: off: portcap: the server QP holds 128 both ways" \
+				[ "$(val max_rd_atomic /tmp/portcap.srv)" = 128 -a \
+				  "$(val max_dest_rd_atomic /tmp/portcap.srv)" = 128 ]
+		fi
 	fi
 
 	[ "$RCG_rdma" = siw ] && return 0
@@ -173,6 +208,7 @@ readlimits_server() {
 
 readlimits_client() {
 	srv=$(server_mod) cli=$(client_mod)
+	rd_switch "$cli"
 
 	rd_client offer4 7481 -r 4 -i 4
 	# The server's QP holds 128 reads each way (librdmacm programs the
@@ -193,7 +229,7 @@ readlimits_client() {
 	check "readlimits: sentinel: established" [ $? = 0 ]
 
 	rd_client ps_ib200 7483 -P ib -r max -i max
-	if is_ours "$cli" || is_ours "$srv"; then
+	if arbitrates "$cli" || arbitrates "$srv"; then
 		check "readlimits: ps_ib200: established, client QP <= 128" \
 			established ps_ib200 cli 128
 		demo "PS_IB accept with 200: established"
@@ -211,7 +247,13 @@ readlimits_client() {
 
 	if is_ours "$srv"; then
 		rd_client portcap 7484 -r max -i max
-		portcap_check cli
+		if arbitrates "$srv"; then
+			portcap_check cli
+		else
+			check "readlimits: off: portcap: the client QP holds 128 both ways" \
+				[ "$(val max_rd_atomic /tmp/portcap.cli)" = 128 -a \
+				  "$(val max_dest_rd_atomic /tmp/portcap.cli)" = 128 ]
+		fi
 	fi
 
 	[ "$RCG_rdma" = siw ] && return 0
