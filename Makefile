@@ -12,18 +12,19 @@ KVER_6_1	:= $(shell . bases/6.1 && echo $$BASE_KVER)
 PREFIX		?= /usr/local
 
 .PHONY: help deps base tree export module abi-check abi-check-selftest kunit \
-	selftests check-series check demo bench dkms-install dkms-uninstall deb \
+	selftests check-series check-mainline check demo bench dkms-install dkms-uninstall deb \
 	install clean
 
 help:
 	@echo "make deps          install the Debian packages the builds and tests need"
-	@echo "make base          download and unpack the Debian 6.12 and 6.1 kernels"
-	@echo "make tree          kernel git tree with the series as commits (TREE=)"
-	@echo "make export        write the tree's commits back to patches/"
+	@echo "make base          download and unpack the Debian 6.12, 6.1 and 7.3 kernels"
+	@echo "make tree          kernel git tree with the series as commits (TREE=, TREE_BASE=7.3)"
+	@echo "make export        write the trees' commits back to patches/ (and patches/bases/7.3/)"
 	@echo "make module        rdma_cm.ko for KVER= (default $(KVER))"
 	@echo "make abi-check     CRCs and struct layout against stock, 6.12 and 6.1"
 	@echo "make kunit         KUnit in QEMU on the patched tree; builds the debug kernel"
 	@echo "make selftests     two-VM end-to-end tests over rxe (stock, ours, debug)"
+	@echo "make check-mainline  the 7.3 series: applies, drift, checkpatch, builds per patch"
 	@echo "make check         everything above, as CI runs it"
 	@echo "make demo          the before/after table, stock rdma_cm against ours"
 	@echo "make dkms-install  build and install the module with DKMS on this host"
@@ -40,6 +41,10 @@ tree:
 
 export:
 	scripts/export
+	@for b in $$(sed -n 's/^SOURCE_BASES="\(.*\)"/\1/p' scripts/lib.sh); do \
+		[ ! -d $(CACHE)/dev/linux-$$b/.git ] || \
+		TREE=$(CACHE)/dev/linux-$$b EXPORT_BASE=$$b scripts/export patches/bases/$$b; \
+	done
 
 module:
 	scripts/build-module $(KVER)
@@ -60,6 +65,9 @@ selftests:
 
 check-series:
 	scripts/check-series
+
+check-mainline:
+	scripts/check-mainline
 
 check:
 	scripts/check

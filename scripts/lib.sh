@@ -5,6 +5,9 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${RCG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdma-cm-guard}
 BASES="6.12 6.1"
 PRIMARY_BASE=6.12
+# Bases checked at the source level only, each with a series of its own
+# in patches/bases/BASE/ (scripts/check-mainline).
+SOURCE_BASES="7.3"
 
 die() { echo "rdma-cm-guard: $*" >&2; exit 1; }
 say() { echo "+ $*" >&2; }
@@ -13,7 +16,8 @@ say() { echo "+ $*" >&2; }
 base_load() {
 	local f="$TOP/bases/$1"
 
-	[ -f "$f" ] || die "unknown base '$1' (have: $BASES)"
+	[ -f "$f" ] || die "unknown base '$1' (have: $BASES $SOURCE_BASES)"
+	BASE_SUITE= BASE_SOURCE_ONLY=
 	# shellcheck source=/dev/null
 	. "$f"
 	BASE=$1
