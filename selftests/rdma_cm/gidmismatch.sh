@@ -214,6 +214,40 @@ gidmismatch_server() {
 		[ "$(gm_warnings)" = "$w0" ]
 	run $IP addr del 192.0.2.9/32 dev eth0
 	run $IP addr del 192.0.2.9/32 dev eth1
+
+	# vlan: 198.51.100.1 on eth0.100 and .2 on eth1.100, VLAN uppers whose
+	# GIDs carry the upper.  A REQ for .1 that reaches rxe1 through
+	# eth1.100 is a mismatch; the expected port is found through eth0.100's
+	# lower netdev: rxe0 port 1, with its GID of eth0.100.  The REQ for .1
+	# through eth0.100 is none.
+	for i in 0 1; do
+		run $IP link add link eth$i name eth$i.100 type vlan id 100
+		run $IP addr add 198.51.100.$((i + 1))/24 dev eth$i.100
+		run $IP link set eth$i.100 up
+		wait_for 10 grep -qs "0000:0000:0000:0000:0000:ffff:c633:640$((i + 1))" \
+			/sys/class/infiniband/rxe$i/ports/1/gids/*
+	done
+	if gm_ours; then
+		echo 1 > $T/events/rdma_cma/cm_gid_mismatch/enable
+		echo > $T/trace
+	fi
+	w0=$(gm_warnings)
+	gm_serve vlan 0.0.0.0
+	w1=$(gm_warnings)
+	if gm_ours; then
+		grep cm_gid_mismatch $T/trace | tee /tmp/gm.vlan.trace
+		echo 0 > $T/events/rdma_cma/cm_gid_mismatch/enable
+		dmesg | grep 'RDMA CM: IP-to-GID mismatch' | tail -n1 > /tmp/gm.vlan.log
+		check "gidmismatch: vlan: one warning, for the REQ that reached eth1.100" \
+			[ $((w1 - w0)) = 1 ]
+		check "gidmismatch: vlan: it says 198.51.100.1 maps to rxe0 port 1 through eth0.100" \
+			grep -q 'request for 198.51.100.1 arrived at rxe1 port 1 GID 0000:0000:0000:0000:0000:ffff:c633:6402 .* but 198.51.100.1 maps to rxe0 port 1 GID 0000:0000:0000:0000:0000:ffff:c633:6401 (eth0.100)' /tmp/gm.vlan.log
+		check "gidmismatch: vlan: the ARI is rxe0's GID of eth0.100" \
+			grep -q 'owner=eth0.100 owner_device=rxe0 owner_port=1 expected_gid=0000:0000:0000:0000:0000:ffff:c633:6401 policy=reject action=reject ari_len=16' /tmp/gm.vlan.trace
+	else
+		check "gidmismatch: vlan: no warning" [ "$w1" = "$w0" ]
+	fi
+	for i in 0 1; do run $IP link del eth$i.100; done
 	sysctl -qw net.ipv4.conf.all.arp_ignore=0
 }
 
@@ -309,6 +343,27 @@ gidmismatch_client() {
 	done
 	run $IP neigh del 192.0.2.9 dev eth0
 	signal_peer 9402
+
+	# vlan: first a REQ for 198.51.100.1 misdirected to eth1.100 (its
+	# DGID rxe1's GID of eth1.100, 198.51.100.2), then one through ARP.
+	run $IP link add link eth0 name eth0.100 type vlan id 100
+	run $IP addr add 198.51.100.100/24 dev eth0.100
+	run $IP link set eth0.100 up
+	wait_peer 9401
+	run $IP neigh replace 198.51.100.1 lladdr "$mac1" dev eth0.100 nud permanent
+	run gid_client -c 198.51.100.1 -p 7490 -d 198.51.100.2 > /tmp/gm.vlan1.cli 2>&1
+	sed "s/^/[client vlan1] /" /tmp/gm.vlan1.cli
+	want="rejected status=12"
+	[ "$server" = stock ] && want="rejected status=28"
+	check "gidmismatch: vlan: a REQ for 198.51.100.1 at eth1.100: $want" \
+		grep -q "^GID $want" /tmp/gm.vlan1.cli
+	run $IP neigh del 198.51.100.1 dev eth0.100
+	run gid_client -c 198.51.100.1 -p 7490 > /tmp/gm.vlan0.cli 2>&1
+	sed "s/^/[client vlan0] /" /tmp/gm.vlan0.cli
+	check "gidmismatch: vlan: a connect to 198.51.100.1 through eth0.100 is established" \
+		grep -q '^GID established' /tmp/gm.vlan0.cli
+	signal_peer 9402
+	run $IP link del eth0.100
 	if [ "$server" = stock ]; then
 		demo "wildcard listener: REJ 28, bound: REJ 8; nothing logged"
 	else
