@@ -33,10 +33,15 @@ static inline struct rdma_cm_event *cm_get_event(struct rdma_event_channel *ch,
 	return ev;
 }
 
-/* The RoCE GID of an IPv4 address: ::ffff:a.b.c.d */
-static inline void cm_ip4_gid(const struct sockaddr *sa, union ibv_gid *gid)
+/* The RoCE GID of an IP address: ::ffff:a.b.c.d, or the IPv6 address. */
+static inline void cm_ip_gid(const struct sockaddr *sa, union ibv_gid *gid)
 {
 	memset(gid, 0, sizeof(*gid));
+	if (sa->sa_family == AF_INET6) {
+		memcpy(gid->raw, &((const struct sockaddr_in6 *)sa)->sin6_addr,
+		       sizeof(gid->raw));
+		return;
+	}
 	gid->raw[10] = 0xff;
 	gid->raw[11] = 0xff;
 	memcpy(&gid->raw[12], &((const struct sockaddr_in *)sa)->sin_addr, 4);
@@ -57,8 +62,8 @@ static inline int cm_misdirect(struct rdma_cm_id *id,
 	};
 	struct ibv_path_record *p = &pd.path;
 
-	cm_ip4_gid(dgid_sa, &p->dgid);
-	cm_ip4_gid(rdma_get_local_addr(id), &p->sgid);
+	cm_ip_gid(dgid_sa, &p->dgid);
+	cm_ip_gid(rdma_get_local_addr(id), &p->sgid);
 	p->flowlabel_hoplimit = htobe32(64);
 	p->reversible_numpath = 0x81;
 	p->pkey = htobe16(0xffff);

@@ -155,8 +155,8 @@ static int set_path(struct rdma_cm_id *id, const char *dgid_addr)
 	int ret;
 
 	if (getaddrinfo(dgid_addr, NULL, NULL, &ai) ||
-	    ai->ai_family != AF_INET) {
-		fprintf(stderr, "-d needs an IPv4 address\n");
+	    (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)) {
+		fprintf(stderr, "-d needs an IP address\n");
 		return -1;
 	}
 	ret = cm_misdirect(id, ai->ai_addr);

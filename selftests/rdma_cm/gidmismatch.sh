@@ -253,6 +253,36 @@ gidmismatch_server() {
 	fi
 	for i in 0 1; do run $IP link del eth$i.100; done
 
+	# ipv6: fd00::1 on eth0, fd00::2 on eth1.  A REQ for fd00::1 whose
+	# DGID is rxe1's GID fd00::2 is a mismatch: fd00::1 maps to rxe0 port
+	# 1, GID fd00::1.  The REQ for fd00::1 through neighbour discovery,
+	# which only eth0 answers, is none.
+	run $IP -6 addr add fd00::1/64 dev eth0 nodad
+	run $IP -6 addr add fd00::2/64 dev eth1 nodad
+	wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0001" /sys/class/infiniband/rxe0/ports/1/gids/*
+	wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0002" /sys/class/infiniband/rxe1/ports/1/gids/*
+	if gm_ours; then
+		echo 1 > $T/events/rdma_cma/cm_gid_mismatch/enable
+		echo > $T/trace
+	fi
+	w0=$(gm_warnings)
+	gm_serve ipv6 ::
+	w1=$(gm_warnings)
+	if gm_ours; then
+		grep cm_gid_mismatch $T/trace | tee /tmp/gm.ipv6.trace
+		echo 0 > $T/events/rdma_cma/cm_gid_mismatch/enable
+		dmesg | grep 'RDMA CM: IP-to-GID mismatch' | tail -n1 > /tmp/gm.ipv6.log
+		check "gidmismatch: ipv6: one warning, for the REQ at rxe1" [ $((w1 - w0)) = 1 ]
+		check "gidmismatch: ipv6: it says fd00::1 maps to rxe0 port 1, GID fd00::1 (eth0)" \
+			grep -q 'request for fd00::1 arrived at rxe1 port 1 GID fd00:0000:0000:0000:0000:0000:0000:0002 .* but fd00::1 maps to rxe0 port 1 GID fd00:0000:0000:0000:0000:0000:0000:0001 (eth0)' /tmp/gm.ipv6.log
+		check "gidmismatch: ipv6: the ARI is rxe0's GID fd00::1" \
+			grep -q 'owner=eth0 owner_device=rxe0 owner_port=1 expected_gid=fd00:0000:0000:0000:0000:0000:0000:0001 policy=reject action=reject ari_len=16' /tmp/gm.ipv6.trace
+	else
+		check "gidmismatch: ipv6: no warning" [ "$w1" = "$w0" ]
+	fi
+	run $IP -6 addr del fd00::1/64 dev eth0
+	run $IP -6 addr del fd00::2/64 dev eth1
+
 	# rxe6 (issue 15): the client sends a UDP packet to port 4791 for
 	# fd00::1, which eth0 holds, to eth1's MAC.  IPv6 delivers it to rxe's
 	# socket and rxe1 drops it, fd00::1 not being in its GID table; stock
@@ -388,6 +418,24 @@ gidmismatch_client() {
 		grep -q '^GID established' /tmp/gm.vlan0.cli
 	signal_peer 9402
 	run $IP link del eth0.100
+
+	# ipv6: see the server.
+	run $IP -6 addr add fd00::100/64 dev eth0 nodad
+	wait_peer 9401
+	run $IP -6 neigh replace fd00::1 lladdr "$mac1" dev eth0 nud permanent
+	run gid_client -c fd00::1 -p 7490 -d fd00::2 > /tmp/gm.ipv6.cli 2>&1
+	sed "s/^/[client ipv6] /" /tmp/gm.ipv6.cli
+	want="rejected status=12"
+	[ "$server" = stock ] && want="rejected status=28"
+	check "gidmismatch: ipv6: a REQ for fd00::1 at rxe1: $want" \
+		grep -q "^GID $want" /tmp/gm.ipv6.cli
+	run $IP -6 neigh del fd00::1 dev eth0
+	run gid_client -c fd00::1 -p 7490 > /tmp/gm.ipv6ok.cli 2>&1
+	sed "s/^/[client ipv6ok] /" /tmp/gm.ipv6ok.cli
+	check "gidmismatch: ipv6: a connect to fd00::1 through neighbour discovery is established" \
+		grep -q '^GID established' /tmp/gm.ipv6ok.cli
+	signal_peer 9402
+	run $IP -6 addr del fd00::100/64 dev eth0
 
 	# rxe6: see the server.
 	if gm_rxe6; then
