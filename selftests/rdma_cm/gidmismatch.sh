@@ -87,6 +87,33 @@ gm_serve() {
 	wait $srv 2>/dev/null
 }
 
+# gm_round NAME LISTEN WHAT LOG TRACE: serve round NAME on LISTEN, in which
+# the client sends one misdirected REQ to rxe1, then one that connects.
+# Ours logs the REQ once, as the grep pattern LOG says (WHAT in words), and
+# traces TRACE (the ARI); stock logs nothing.
+gm_round() {
+	local rn=$1 rlisten=$2 rwhat=$3 rlog=$4 rtrace=$5 w0 w1
+
+	if gm_ours; then
+		echo 1 > $T/events/rdma_cma/cm_gid_mismatch/enable
+		echo > $T/trace
+	fi
+	w0=$(gm_warnings)
+	gm_serve "$rn" "$rlisten"
+	w1=$(gm_warnings)
+	if ! gm_ours; then
+		check "gidmismatch: $rn: no warning" [ "$w1" = "$w0" ]
+		return 0
+	fi
+	grep cm_gid_mismatch $T/trace | tee /tmp/gm.$rn.trace
+	echo 0 > $T/events/rdma_cma/cm_gid_mismatch/enable
+	dmesg | grep 'RDMA CM: IP-to-GID mismatch' | tail -n1 > /tmp/gm.$rn.log
+	check "gidmismatch: $rn: one warning, for the REQ at rxe1" [ $((w1 - w0)) = 1 ]
+	check "gidmismatch: $rn: it says $rwhat" grep -q "$rlog" /tmp/gm.$rn.log
+	check "gidmismatch: $rn: the tracepoint shows that GID as the ARI" \
+		grep -q "$rtrace" /tmp/gm.$rn.trace
+}
+
 gidmismatch_server() {
 	sysctl -qw net.ipv4.conf.all.arp_ignore=1
 	if gm_ours; then
@@ -231,26 +258,9 @@ gidmismatch_server() {
 		wait_for 10 grep -qs "0000:0000:0000:0000:0000:ffff:c633:640$((i + 1))" \
 			/sys/class/infiniband/rxe$i/ports/1/gids/*
 	done
-	if gm_ours; then
-		echo 1 > $T/events/rdma_cma/cm_gid_mismatch/enable
-		echo > $T/trace
-	fi
-	w0=$(gm_warnings)
-	gm_serve vlan 0.0.0.0
-	w1=$(gm_warnings)
-	if gm_ours; then
-		grep cm_gid_mismatch $T/trace | tee /tmp/gm.vlan.trace
-		echo 0 > $T/events/rdma_cma/cm_gid_mismatch/enable
-		dmesg | grep 'RDMA CM: IP-to-GID mismatch' | tail -n1 > /tmp/gm.vlan.log
-		check "gidmismatch: vlan: one warning, for the REQ that reached eth1.100" \
-			[ $((w1 - w0)) = 1 ]
-		check "gidmismatch: vlan: it says 198.51.100.1 maps to rxe0 port 1 through eth0.100" \
-			grep -q 'request for 198.51.100.1 arrived at rxe1 port 1 GID 0000:0000:0000:0000:0000:ffff:c633:6402 .* but 198.51.100.1 maps to rxe0 port 1 GID 0000:0000:0000:0000:0000:ffff:c633:6401 (eth0.100)' /tmp/gm.vlan.log
-		check "gidmismatch: vlan: the ARI is rxe0's GID of eth0.100" \
-			grep -q 'owner=eth0.100 owner_device=rxe0 owner_port=1 expected_gid=0000:0000:0000:0000:0000:ffff:c633:6401 policy=reject action=reject ari_len=16' /tmp/gm.vlan.trace
-	else
-		check "gidmismatch: vlan: no warning" [ "$w1" = "$w0" ]
-	fi
+	gm_round vlan 0.0.0.0 "198.51.100.1 maps to rxe0 port 1 through eth0.100" \
+		'request for 198.51.100.1 arrived at rxe1 port 1 GID 0000:0000:0000:0000:0000:ffff:c633:6402 .* but 198.51.100.1 maps to rxe0 port 1 GID 0000:0000:0000:0000:0000:ffff:c633:6401 (eth0.100)' \
+		'owner=eth0.100 owner_device=rxe0 owner_port=1 expected_gid=0000:0000:0000:0000:0000:ffff:c633:6401 policy=reject action=reject ari_len=16'
 	for i in 0 1; do run $IP link del eth$i.100; done
 
 	# ipv6: fd00::1 on eth0, fd00::2 on eth1.  A REQ for fd00::1 whose
@@ -261,25 +271,9 @@ gidmismatch_server() {
 	run $IP -6 addr add fd00::2/64 dev eth1 nodad
 	wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0001" /sys/class/infiniband/rxe0/ports/1/gids/*
 	wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0002" /sys/class/infiniband/rxe1/ports/1/gids/*
-	if gm_ours; then
-		echo 1 > $T/events/rdma_cma/cm_gid_mismatch/enable
-		echo > $T/trace
-	fi
-	w0=$(gm_warnings)
-	gm_serve ipv6 ::
-	w1=$(gm_warnings)
-	if gm_ours; then
-		grep cm_gid_mismatch $T/trace | tee /tmp/gm.ipv6.trace
-		echo 0 > $T/events/rdma_cma/cm_gid_mismatch/enable
-		dmesg | grep 'RDMA CM: IP-to-GID mismatch' | tail -n1 > /tmp/gm.ipv6.log
-		check "gidmismatch: ipv6: one warning, for the REQ at rxe1" [ $((w1 - w0)) = 1 ]
-		check "gidmismatch: ipv6: it says fd00::1 maps to rxe0 port 1, GID fd00::1 (eth0)" \
-			grep -q 'request for fd00::1 arrived at rxe1 port 1 GID fd00:0000:0000:0000:0000:0000:0000:0002 .* but fd00::1 maps to rxe0 port 1 GID fd00:0000:0000:0000:0000:0000:0000:0001 (eth0)' /tmp/gm.ipv6.log
-		check "gidmismatch: ipv6: the ARI is rxe0's GID fd00::1" \
-			grep -q 'owner=eth0 owner_device=rxe0 owner_port=1 expected_gid=fd00:0000:0000:0000:0000:0000:0000:0001 policy=reject action=reject ari_len=16' /tmp/gm.ipv6.trace
-	else
-		check "gidmismatch: ipv6: no warning" [ "$w1" = "$w0" ]
-	fi
+	gm_round ipv6 :: "fd00::1 maps to rxe0 port 1, GID fd00::1 (eth0)" \
+		'request for fd00::1 arrived at rxe1 port 1 GID fd00:0000:0000:0000:0000:0000:0000:0002 .* but fd00::1 maps to rxe0 port 1 GID fd00:0000:0000:0000:0000:0000:0000:0001 (eth0)' \
+		'owner=eth0 owner_device=rxe0 owner_port=1 expected_gid=fd00:0000:0000:0000:0000:0000:0000:0001 policy=reject action=reject ari_len=16'
 	run $IP -6 addr del fd00::1/64 dev eth0
 	run $IP -6 addr del fd00::2/64 dev eth1
 
