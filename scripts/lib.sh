@@ -10,6 +10,14 @@ PRIMARY_BASE=6.12
 SOURCE_BASES="7.3"
 
 die() { echo "rdma-cm-guard: $*" >&2; exit 1; }
+
+# checkpatch TREE PATCH [TYPE,...]: checkpatch.pl --strict from TREE, quiet,
+# output on stderr.  FILE_PATH_CHANGES is always ignored (drivers/infiniband/
+# is in MAINTAINERS as a whole); TYPEs are ignored too.
+checkpatch() {
+	(cd "$1" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict -q \
+		--ignore "FILE_PATH_CHANGES${3:+,$3}" "$2" >&2)
+}
 say() { echo "+ $*" >&2; }
 
 # base_load BASE: read bases/BASE and set the paths inside its cache root.
