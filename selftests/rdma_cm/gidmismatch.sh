@@ -277,6 +277,32 @@ gidmismatch_server() {
 	run $IP -6 addr del fd00::1/64 dev eth0
 	run $IP -6 addr del fd00::2/64 dev eth1
 
+	# vrf: fd00:200::1 on eth0.200, a VLAN upper of eth0 enslaved to VRF
+	# blue, fd00::2 on eth1.  A REQ for fd00:200::1 whose DGID is rxe1's
+	# GID fd00::2 is a mismatch: the address maps to rxe0 port 1 through
+	# eth0.200, outside the default L3 domain, where a lookup without a
+	# netdev stops.  (No connect through eth0.200 follows: rxe takes no
+	# RoCE packet that arrives at a VRF's netdev, which the VRF hands on
+	# as its own.)
+	run $IP link add blue type vrf table 200
+	run $IP link set blue up
+	run $IP link add link eth0 name eth0.200 type vlan id 200
+	run $IP link set eth0.200 master blue
+	run $IP -6 addr add fd00:200::1/64 dev eth0.200 nodad
+	run $IP link set eth0.200 up
+	run $IP -6 addr add fd00::2/64 dev eth1 nodad
+	# rxe1's REJ goes back to the client's fd00:200::100 through eth1.
+	run $IP -6 route add fd00:200::100/128 dev eth1
+	wait_for 10 grep -qs "fd00:0200:0000:0000:0000:0000:0000:0001" /sys/class/infiniband/rxe0/ports/1/gids/*
+	wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0002" /sys/class/infiniband/rxe1/ports/1/gids/*
+	gm_round vrf :: "fd00:200::1 maps to rxe0 port 1 through eth0.200, in VRF blue" \
+		'request for fd00:200::1 arrived at rxe1 port 1 GID fd00:0000:0000:0000:0000:0000:0000:0002 .* but fd00:200::1 maps to rxe0 port 1 GID fd00:0200:0000:0000:0000:0000:0000:0001 (eth0.200)' \
+		'owner=eth0.200 owner_device=rxe0 owner_port=1 expected_gid=fd00:0200:0000:0000:0000:0000:0000:0001 policy=reject action=reject ari_len=16'
+	run $IP -6 route del fd00:200::100/128 dev eth1
+	run $IP -6 addr del fd00::2/64 dev eth1
+	run $IP link del eth0.200
+	run $IP link del blue
+
 	# rxe6 (issue 15): the client sends a UDP packet to port 4791 for
 	# fd00::1, which eth0 holds, to eth1's MAC.  IPv6 delivers it to rxe's
 	# socket and rxe1 drops it, fd00::1 not being in its GID table; stock
@@ -429,6 +455,22 @@ gidmismatch_client() {
 	check "gidmismatch: ipv6: a connect to fd00::1 through neighbour discovery is established" \
 		grep -q '^GID established' /tmp/gm.ipv6ok.cli
 	signal_peer 9402
+	run $IP -6 addr del fd00::100/64 dev eth0
+
+	# vrf: see the server.  fd00::100 lets rxe0 reach the DGID fd00::2.
+	run $IP -6 addr add fd00:200::100/64 dev eth0 nodad
+	run $IP -6 addr add fd00::100/64 dev eth0 nodad
+	wait_peer 9401
+	run $IP -6 neigh replace fd00:200::1 lladdr "$mac1" dev eth0 nud permanent
+	run gid_client -c fd00:200::1 -p 7490 -d fd00::2 > /tmp/gm.vrf.cli 2>&1
+	sed "s/^/[client vrf] /" /tmp/gm.vrf.cli
+	want="rejected status=12"
+	[ "$server" = stock ] && want="rejected status=28"
+	check "gidmismatch: vrf: a REQ for fd00:200::1 at rxe1: $want" \
+		grep -q "^GID $want" /tmp/gm.vrf.cli
+	run $IP -6 neigh del fd00:200::1 dev eth0
+	signal_peer 9402
+	run $IP -6 addr del fd00:200::100/64 dev eth0
 	run $IP -6 addr del fd00::100/64 dev eth0
 
 	# rxe6: see the server.
