@@ -25,7 +25,7 @@ base_load() {
 	local f="$TOP/bases/$1"
 
 	[ -f "$f" ] || die "unknown base '$1' (have: $BASES $SOURCE_BASES)"
-	BASE_SUITE= BASE_SOURCE_ONLY=
+	BASE_SUITE= BASE_SOURCE_ONLY= BASE_VM_PKGS=
 	# shellcheck source=/dev/null
 	. "$f"
 	BASE=$1
@@ -35,6 +35,10 @@ base_load() {
 	MODROOT=$ROOT/lib/modules/$BASE_KVER
 	STOCK_KO=$(ls "$MODROOT"/kernel/drivers/infiniband/core/rdma_cm.ko* 2>/dev/null | head -n1 || true)
 	VMLINUZ=$ROOT/boot/vmlinuz-$BASE_KVER
+	# A stock kernel to boot only (BASE_VM_PKGS, merged /usr).
+	VM_ROOT=$CACHE/$BASE/vm
+	VM_MODROOT=$VM_ROOT/usr/lib/modules/$BASE_KVER
+	VM_VMLINUZ=$VM_MODROOT/vmlinuz
 }
 
 # base_for_kver KVER: print the base whose kernel is KVER, if any.

@@ -40,10 +40,6 @@ T=/sys/kernel/tracing
 GM_POLICIES="off warn auto reject"
 
 gm_ours() { [ "$(my_module)" != stock ]; }
-# The rxe6 round runs where rxe carries patches/rxe/0001: the patched
-# debug kernel (rdma_cm built in), or anywhere with rcg.rxe6=force.
-gm_rxe6() { [ "$(my_module)" = builtin ] || [ "$RCG_rxe6" = force ]; }
-udp6_in() { sed -n 's/^Udp6InDatagrams[[:space:]]*//p' /proc/net/snmp6; }
 gm_warnings() { dmesg | grep -c 'RDMA CM: IP-to-GID mismatch'; }
 gm_neigh_is() { $IP neigh show "$1" dev eth0 | grep -q "lladdr $2"; }
 gm_count() { cat "$CFS/rxe1/ports/1/gid_$1_count"; }
@@ -269,11 +265,13 @@ gidmismatch_server() {
 	# which only eth0 answers, is none.
 	run $IP -6 addr add fd00::1/64 dev eth0 nodad
 	run $IP -6 addr add fd00::2/64 dev eth1 nodad
+	rxe_fixed || rxe_guard6 add fd00::1 fd00::2
 	wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0001" /sys/class/infiniband/rxe0/ports/1/gids/*
 	wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0002" /sys/class/infiniband/rxe1/ports/1/gids/*
 	gm_round ipv6 :: "fd00::1 maps to rxe0 port 1, GID fd00::1 (eth0)" \
 		'request for fd00::1 arrived at rxe1 port 1 GID fd00:0000:0000:0000:0000:0000:0000:0002 .* but fd00::1 maps to rxe0 port 1 GID fd00:0000:0000:0000:0000:0000:0000:0001 (eth0)' \
 		'owner=eth0 owner_device=rxe0 owner_port=1 expected_gid=fd00:0000:0000:0000:0000:0000:0000:0001 policy=reject action=reject ari_len=16'
+	rxe_fixed || rxe_guard6 del fd00::1 fd00::2
 	run $IP -6 addr del fd00::1/64 dev eth0
 	run $IP -6 addr del fd00::2/64 dev eth1
 
@@ -293,35 +291,18 @@ gidmismatch_server() {
 	run $IP -6 addr add fd00::2/64 dev eth1 nodad
 	# rxe1's REJ goes back to the client's fd00:200::100 through eth1.
 	run $IP -6 route add fd00:200::100/128 dev eth1
+	rxe_fixed || rxe_guard6 add fd00:200::1 fd00::2
 	wait_for 10 grep -qs "fd00:0200:0000:0000:0000:0000:0000:0001" /sys/class/infiniband/rxe0/ports/1/gids/*
 	wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0002" /sys/class/infiniband/rxe1/ports/1/gids/*
 	gm_round vrf :: "fd00:200::1 maps to rxe0 port 1 through eth0.200, in VRF blue" \
 		'request for fd00:200::1 arrived at rxe1 port 1 GID fd00:0000:0000:0000:0000:0000:0000:0002 .* but fd00:200::1 maps to rxe0 port 1 GID fd00:0200:0000:0000:0000:0000:0000:0001 (eth0.200)' \
 		'owner=eth0.200 owner_device=rxe0 owner_port=1 expected_gid=fd00:0200:0000:0000:0000:0000:0000:0001 policy=reject action=reject ari_len=16'
+	rxe_fixed || rxe_guard6 del fd00:200::1 fd00::2
 	run $IP -6 route del fd00:200::100/128 dev eth1
 	run $IP -6 addr del fd00::2/64 dev eth1
 	run $IP link del eth0.200
 	run $IP link del blue
 
-	# rxe6 (issue 15): the client sends a UDP packet to port 4791 for
-	# fd00::1, which eth0 holds, to eth1's MAC.  IPv6 delivers it to rxe's
-	# socket and rxe1 drops it, fd00::1 not being in its GID table; stock
-	# rxe then puts a pkt->qp that the IPv6 layer left in skb->cb, and
-	# oopses.  Where rxe lacks the fix the round is skipped.
-	if gm_rxe6; then
-		run $IP -6 addr add fd00::1/64 dev eth0 nodad
-		run $IP -6 addr add fd00::2/64 dev eth1 nodad
-		u0=$(udp6_in)
-		signal_peer 9411
-		wait_peer 9412
-		u1=$(udp6_in)
-		check "gidmismatch: rxe6: rxe1 got the IPv6 packet for fd00::1 (Udp6InDatagrams $u0 -> $u1) and dropped it without an oops" \
-			[ "$u1" -gt "$u0" ]
-		run $IP -6 addr del fd00::1/64 dev eth0
-		run $IP -6 addr del fd00::2/64 dev eth1
-	else
-		skip "gidmismatch: rxe6: stock rxe oopses on an IPv6 packet whose DGID the arrival device lacks (issue 15, patches/rxe/0001)"
-	fi
 	sysctl -qw net.ipv4.conf.all.arp_ignore=0
 }
 
@@ -473,17 +454,6 @@ gidmismatch_client() {
 	run $IP -6 addr del fd00:200::100/64 dev eth0
 	run $IP -6 addr del fd00::100/64 dev eth0
 
-	# rxe6: see the server.
-	if gm_rxe6; then
-		run $IP -6 addr add fd00::100/64 dev eth0 nodad
-		wait_peer 9411
-		run $IP -6 neigh replace fd00::1 lladdr "$mac1" dev eth0 nud permanent
-		run udp_send fd00::1 4791 64
-		sleep 1
-		signal_peer 9412
-		run $IP -6 neigh del fd00::1 dev eth0
-		run $IP -6 addr del fd00::100/64 dev eth0
-	fi
 	if [ "$server" = stock ]; then
 		demo "wildcard listener: REJ 28, bound: REJ 8; nothing logged"
 	else
