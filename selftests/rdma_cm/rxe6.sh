@@ -43,7 +43,7 @@ rxe6_server() {
 		[ "$r1" -gt "$r0" -a "$u1" = "$u0" ]
 	rxe_guard6 del fd00::1 fd00::2
 
-	echo "[server] rxe6: now without the rule${RCG_xfail:+; stock rxe is expected to oops on: $RCG_xfail}"
+	echo "[server] rxe6: now without the rule; where rxe lacks the fix, this is expected to oops (rcg.xfail=$RCG_xfail)"
 	u0=$(rxe6_udp_in)
 	signal_peer 9413
 	wait_for 10 [ "$(rxe6_udp_in)" -gt "$u0" ]
