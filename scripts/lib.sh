@@ -41,12 +41,46 @@ base_load() {
 	VM_VMLINUZ=$VM_MODROOT/vmlinuz
 }
 
-# base_for_kver KVER: print the base whose kernel is KVER, if any.
-base_for_kver() {
-	local b
+# kver_series KVER: the stable series of a kernel release (6.1 of
+# 6.1.0-57-amd64, 6.12 of 6.12.118+deb12-amd64).
+kver_series() { echo "$1" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p'; }
 
+# base_for_kver KVER: print the base that serves KVER's stable series (a
+# base is named after its series), if any.
+base_for_kver() {
+	local s b
+
+	s=$(kver_series "$1")
 	for b in $BASES; do
-		(base_load "$b"; [ "$BASE_KVER" = "$1" ]) && { echo "$b"; return 0; }
+		[ "$b" = "$s" ] && { echo "$b"; return 0; }
 	done
 	return 1
+}
+
+# makefile_version MAKEFILE: VERSION.PATCHLEVEL.SUBLEVEL of a kernel
+# Makefile, following the include of Debian's per-flavour headers.
+makefile_version() {
+	local mk=$1 inc
+
+	inc=$(sed -n 's/^include \(\/.*\/Makefile\)$/\1/p' "$mk" | head -n1)
+	[ -n "$inc" ] && [ -f "$inc" ] && mk=$inc
+	awk '$1 == "VERSION" && $2 == "=" { v = $3 }
+	     $1 == "PATCHLEVEL" && $2 == "=" { p = $3 }
+	     $1 == "SUBLEVEL" && $2 == "=" { s = $3 }
+	     END { if (v != "") print v "." p "." s }' "$mk"
+}
+
+# src_version SRC: the kernel version of a source tree or tarball.
+src_version() {
+	local top t
+
+	if [ -d "$1" ]; then
+		makefile_version "$1/Makefile"
+		return
+	fi
+	top=$(tar -tf "$1" | head -n1 | cut -d/ -f1)
+	t=$(mktemp)
+	tar -xOf "$1" --occurrence=1 "$top/Makefile" > "$t" 2>/dev/null || true
+	makefile_version "$t"
+	rm -f "$t"
 }
