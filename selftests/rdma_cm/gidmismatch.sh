@@ -106,7 +106,7 @@ gm_round() {
 	dmesg | grep 'RDMA CM: IP-to-GID mismatch' | tail -n1 > /tmp/gm.$rn.log
 	check "gidmismatch: $rn: one warning, for the REQ at rxe1" [ $((w1 - w0)) = 1 ]
 	check "gidmismatch: $rn: it says $rwhat" grep -q "$rlog" /tmp/gm.$rn.log
-	check "gidmismatch: $rn: the tracepoint shows that GID as the ARI" \
+	check "gidmismatch: $rn: the tracepoint shows the owner and the ARI" \
 		grep -q "$rtrace" /tmp/gm.$rn.trace
 }
 
@@ -277,11 +277,13 @@ gidmismatch_server() {
 
 	# vrf: fd00:200::1 on eth0.200, a VLAN upper of eth0 enslaved to VRF
 	# blue, fd00::2 on eth1.  A REQ for fd00:200::1 whose DGID is rxe1's
-	# GID fd00::2 is a mismatch: the address maps to rxe0 port 1 through
-	# eth0.200, outside the default L3 domain, where a lookup without a
-	# netdev stops.  (No connect through eth0.200 follows: rxe takes no
-	# RoCE packet that arrives at a VRF's netdev, which the VRF hands on
-	# as its own.)
+	# GID fd00::2 arrives at eth1, in the default L3 domain, where the IP
+	# stack has no fd00:200::1 either: the owner is looked for in the
+	# arrival netdev's domain only, so the REQ is for no local netdev,
+	# and no ARI names a port of another domain (VRFs may hold the same
+	# address).  (A REQ at a VRF's netdev, whose owner is then looked for
+	# among that VRF's netdevs, cannot be tried: rxe takes no RoCE packet
+	# that arrives at a VRF's netdev, which the VRF hands on as its own.)
 	run $IP link add blue type vrf table 200
 	run $IP link set blue up
 	run $IP link add link eth0 name eth0.200 type vlan id 200
@@ -294,9 +296,9 @@ gidmismatch_server() {
 	rxe_fixed || rxe_guard6 add fd00:200::1 fd00::2
 	wait_for 10 grep -qs "fd00:0200:0000:0000:0000:0000:0000:0001" /sys/class/infiniband/rxe0/ports/1/gids/*
 	wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0002" /sys/class/infiniband/rxe1/ports/1/gids/*
-	gm_round vrf :: "fd00:200::1 maps to rxe0 port 1 through eth0.200, in VRF blue" \
-		'request for fd00:200::1 arrived at rxe1 port 1 GID fd00:0000:0000:0000:0000:0000:0000:0002 .* but fd00:200::1 maps to rxe0 port 1 GID fd00:0200:0000:0000:0000:0000:0000:0001 (eth0.200)' \
-		'owner=eth0.200 owner_device=rxe0 owner_port=1 expected_gid=fd00:0200:0000:0000:0000:0000:0000:0001 policy=reject action=reject ari_len=16'
+	gm_round vrf :: "fd00:200::1, in VRF blue, maps to no netdev of eth1's domain" \
+		'request for fd00:200::1 arrived at rxe1 port 1 GID fd00:0000:0000:0000:0000:0000:0000:0002 .* but fd00:200::1 maps to no local netdev' \
+		'dst=fd00:200::1 .* not_local owner=- owner_device=- owner_port=0 .* policy=reject action=reject ari_len=0'
 	rxe_fixed || rxe_guard6 del fd00:200::1 fd00::2
 	run $IP -6 route del fd00:200::100/128 dev eth1
 	run $IP -6 addr del fd00::2/64 dev eth1
