@@ -12,7 +12,7 @@ KVER_6_1	:= $(shell . bases/6.1 && echo $$BASE_KVER)
 PREFIX		?= /usr/local
 
 .PHONY: help deps base tree export module abi-check abi-check-selftest kunit \
-	selftests check-series check-mainline check demo bench dkms-install dkms-uninstall deb \
+	selftests check-series check-mainline check demo bench dkms-install dkms-uninstall deb package-test \
 	install clean
 
 help:
@@ -86,6 +86,9 @@ dkms-uninstall:
 
 deb:
 	scripts/dkms deb
+
+package-test:
+	scripts/package-test
 
 install:
 	install -D -m 755 tools/rdma-cm-doctor $(DESTDIR)$(PREFIX)/sbin/rdma-cm-doctor
