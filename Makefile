@@ -28,6 +28,8 @@ help:
 	@echo "make check         everything above, as CI runs it"
 	@echo "make demo          the before/after table, stock rdma_cm against ours"
 	@echo "make dkms-install  build and install the module with DKMS on this host"
+	@echo "make deb           build/rdma-cm-guard-dkms_<version>_all.deb (dh, dh_dkms)"
+	@echo "make package-test  the .deb in a debootstrapped bookworm root: install, kernel updates, remove"
 	@echo "make install       install rdma-cm-doctor into \$$(PREFIX)/sbin"
 
 deps:
