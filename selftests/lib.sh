@@ -123,6 +123,30 @@ load_modules() {
 		mount -t configfs configfs /sys/kernel/config
 }
 
+# The package's settings (tools/rdma-cm-guard.conf at /etc/rdma-cm-guard.conf):
+# ours and the patched kernel start every port with each feature off, and
+# the package gives them its defaults with rdma-cm-guard-apply, from
+# modprobe.d when rdma_cm loads and from udev when a device appears.  The
+# VMs have neither: rdma_add and setup_net call it where udev would.
+# rcg.defaults=none keeps the kernel's own defaults.
+apply_defaults() {
+	[ "$(my_module)" != stock ] && [ "$RCG_defaults" != none ] || return 0
+	run /usr/local/bin/rdma-cm-guard-apply "$@"
+}
+# rdma_add NAME TYPE NETDEV: 'rdma link add', then what udev would run.
+rdma_add() {
+	run $RDMA link add "$1" type "$2" netdev "$3" && apply_defaults "$1"
+}
+# port_settings: DEVICE/PORT and the values of the per-port switches.
+port_settings() {
+	for p in /sys/kernel/config/rdma_cm/*/ports/*; do
+		[ -f "$p/gid_mismatch" ] || continue
+		d=${p%/ports/*}
+		echo "${d##*/}/${p##*/} $(cat "$p/gid_mismatch") $(cat "$p/read_limit_clamp")" \
+			"$(cat "$p/gid_reject_retries") $(cat "$p/gid_mismatch_notify")"
+	done
+}
+
 setup_net() {
 	i=0
 	for a in $(echo "$RCG_ip" | tr , ' '); do
@@ -132,6 +156,13 @@ setup_net() {
 		run $RDMA link add ${RCG_rdma:-rxe}$i type ${RCG_rdma:-rxe} netdev eth$i || return 1
 		i=$((i + 1))
 	done
+	# Before the package's settings, the kernel's: configfs.sh checks both.
+	if [ "$(my_module)" != stock ]; then
+		for d in $(ls /sys/class/infiniband); do mkdir -p /sys/kernel/config/rdma_cm/$d; done
+		port_settings > /tmp/settings.kernel
+		apply_defaults || return 1
+		port_settings > /tmp/settings.applied
+	fi
 	run $IP link set lo up
 	run $RDMA link show
 }

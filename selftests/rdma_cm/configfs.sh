@@ -38,10 +38,35 @@ configfs_garbage() {
 	[ $n -gt 0 ] && [ $bad = 0 ]
 }
 
+# settings_are FILE POLICY CLAMP RETRIES NOTIFY: every port of FILE
+# (port_settings of lib.sh) holds these values, and there is a port.
+settings_are() {
+	sed 's/^/# /' "$1"
+	[ -s "$1" ] && ! grep -v " $2 $3 $4 $5\$" "$1"
+}
+
+# The kernel starts every port with each feature off, as stock rdma_cm
+# (no module parameters); rdma-cm-guard-apply then sets the package's
+# /etc/rdma-cm-guard.conf: gid_mismatch=auto, read_limit_clamp=1,
+# gid_reject_retries=2, notify untouched.
+configfs_defaults() {
+	[ "$(my_module)" != stock ] || return 0
+	check "configfs: the kernel starts every port off: gid_mismatch off, read_limit_clamp 0, gid_reject_retries 0, notify 0" \
+		settings_are /tmp/settings.kernel off 0 0 0
+	check "configfs: rdma-cm-guard-apply set the package's settings on every port: auto 1 2 0" \
+		settings_are /tmp/settings.applied auto 1 2 0
+	rc=0
+	rdma-cm-guard-apply > /tmp/apply.again 2>&1 || rc=$?
+	checkd /tmp/apply.again "configfs: rdma-cm-guard-apply again changes nothing and exits 0" \
+		[ $rc = 0 ] -a ! -s /tmp/apply.again
+}
+
 configfs_server() {
+	configfs_defaults
 	check "configfs: every port attribute refuses garbage and keeps its value" configfs_garbage
 }
 
 configfs_client() {
+	configfs_defaults
 	check "configfs: every port attribute refuses garbage and keeps its value" configfs_garbage
 }

@@ -40,7 +40,7 @@ T=/sys/kernel/tracing
 GM_POLICIES="off warn auto reject"
 
 gm_ours() { [ "$(my_module)" != stock ]; }
-gm_warnings() { dmesg | grep -c 'RDMA CM: IP-to-GID mismatch'; }
+gm_warnings() { dmesg | grep -c 'IP-to-GID mismatch at port'; }
 gm_neigh_is() { $IP neigh show "$1" dev eth0 | grep -q "lladdr $2"; }
 gm_count() { cat "$CFS/rxe1/ports/1/gid_$1_count"; }
 # gm_kprobe on|off|count: calls of cma_ib_req_handler(), the handler of
@@ -103,7 +103,7 @@ gm_round() {
 	fi
 	grep cm_gid_mismatch $T/trace | tee /tmp/gm.$rn.trace
 	echo 0 > $T/events/rdma_cma/cm_gid_mismatch/enable
-	dmesg | grep 'RDMA CM: IP-to-GID mismatch' | tail -n1 > /tmp/gm.$rn.log
+	dmesg | grep 'IP-to-GID mismatch at port' | tail -n1 > /tmp/gm.$rn.log
 	check "gidmismatch: $rn: one warning, for the REQ at rxe1" [ $((w1 - w0)) = 1 ]
 	check "gidmismatch: $rn: it says $rwhat" grep -q "$rlog" /tmp/gm.$rn.log
 	check "gidmismatch: $rn: the tracepoint shows the owner and the ARI" \
@@ -165,11 +165,12 @@ gidmismatch_server() {
 					[ "$(gm_count mismatch)" = "$m0" -a "$(gm_count reject)" = "$r0" ]
 				continue
 			fi
-			dmesg | grep 'RDMA CM: IP-to-GID mismatch' | tail -n1 > /tmp/gm.$l.$p.log
+			dmesg | grep 'IP-to-GID mismatch at port' | tail -n1 > /tmp/gm.$l.$p.log
 			cat /tmp/gm.$l.$p.log
 			check "gidmismatch: $l $p: one warning" [ $((w1 - w0)) = 1 ]
-			check "gidmismatch: $l $p: it names rxe1, both addresses, where 192.0.2.1 maps and the policy" \
-				grep -q "request for 192.0.2.1 arrived at rxe1 port 1 GID 0000:0000:0000:0000:0000:ffff:c000:0202 from 192.0.2.100 GID .* but 192.0.2.1 maps to rxe0 port 1 GID 0000:0000:0000:0000:0000:ffff:c000:0201 (eth0); .*gid_mismatch=$p" /tmp/gm.$l.$p.log
+			case $p in warn) act="handled as before" ;; *) act="rejected with reason 12 (invalid GID)" ;; esac
+			check "gidmismatch: $l $p: one short line names rxe1 port 1, both addresses, where 192.0.2.1 maps and what was done" \
+				grep -q "rxe1: IP-to-GID mismatch at port 1: request from 192.0.2.100 for 192.0.2.1, which maps to rxe0 port 1 (eth0); $act\$" /tmp/gm.$l.$p.log
 			check "gidmismatch: $l $p: gid_mismatch_count counts it" \
 				[ "$(gm_count mismatch)" = $((m0 + 1)) ]
 			grep cm_gid_mismatch $T/trace | tee /tmp/gm.$l.$p.trace
@@ -196,7 +197,7 @@ gidmismatch_server() {
 
 	# A device that appears under a bound listener gets its guard too.
 	readd_rxe1() {
-		run $RDMA link del rxe1 && run $RDMA link add rxe1 type rxe netdev eth1
+		run $RDMA link del rxe1 && rdma_add rxe1 rxe eth1
 		sleep 1
 	}
 	gm_serve readd "$(addr_of 0)" readd_rxe1
@@ -255,7 +256,7 @@ gidmismatch_server() {
 			/sys/class/infiniband/rxe$i/ports/1/gids/*
 	done
 	gm_round vlan 0.0.0.0 "198.51.100.1 maps to rxe0 port 1 through eth0.100" \
-		'request for 198.51.100.1 arrived at rxe1 port 1 GID 0000:0000:0000:0000:0000:ffff:c633:6402 .* but 198.51.100.1 maps to rxe0 port 1 GID 0000:0000:0000:0000:0000:ffff:c633:6401 (eth0.100)' \
+		'rxe1: IP-to-GID mismatch at port 1: request from [^ ]* for 198.51.100.1, which maps to rxe0 port 1 (eth0.100); rejected' \
 		'owner=eth0.100 owner_device=rxe0 owner_port=1 expected_gid=0000:0000:0000:0000:0000:ffff:c633:6401 policy=reject action=reject ari_len=16'
 	for i in 0 1; do run $IP link del eth$i.100; done
 
@@ -269,7 +270,7 @@ gidmismatch_server() {
 	wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0001" /sys/class/infiniband/rxe0/ports/1/gids/*
 	wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0002" /sys/class/infiniband/rxe1/ports/1/gids/*
 	gm_round ipv6 :: "fd00::1 maps to rxe0 port 1, GID fd00::1 (eth0)" \
-		'request for fd00::1 arrived at rxe1 port 1 GID fd00:0000:0000:0000:0000:0000:0000:0002 .* but fd00::1 maps to rxe0 port 1 GID fd00:0000:0000:0000:0000:0000:0000:0001 (eth0)' \
+		'rxe1: IP-to-GID mismatch at port 1: request from [^ ]* for fd00::1, which maps to rxe0 port 1 (eth0); rejected' \
 		'owner=eth0 owner_device=rxe0 owner_port=1 expected_gid=fd00:0000:0000:0000:0000:0000:0000:0001 policy=reject action=reject ari_len=16'
 	rxe_fixed || rxe_guard6 del fd00::1 fd00::2
 	run $IP -6 addr del fd00::1/64 dev eth0
@@ -297,7 +298,7 @@ gidmismatch_server() {
 	wait_for 10 grep -qs "fd00:0200:0000:0000:0000:0000:0000:0001" /sys/class/infiniband/rxe0/ports/1/gids/*
 	wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0002" /sys/class/infiniband/rxe1/ports/1/gids/*
 	gm_round vrf :: "fd00:200::1, in VRF blue, maps to no netdev of eth1's domain" \
-		'request for fd00:200::1 arrived at rxe1 port 1 GID fd00:0000:0000:0000:0000:0000:0000:0002 .* but fd00:200::1 maps to no local netdev' \
+		'rxe1: IP-to-GID mismatch at port 1: request from [^ ]* for fd00:200::1, which maps to no local netdev; rejected' \
 		'dst=fd00:200::1 .* not_local owner=- owner_device=- owner_port=0 .* policy=reject action=reject ari_len=0'
 	rxe_fixed || rxe_guard6 del fd00:200::1 fd00::2
 	run $IP -6 route del fd00:200::100/128 dev eth1

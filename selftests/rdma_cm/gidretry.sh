@@ -364,7 +364,7 @@ gidretry_client() {
 		grep -qE 'DEVICE_REMOVAL|^GID rejected status=12' /tmp/gr.linkdel.cli
 	check "gidretry: rdma link del during a retry: rxe0 is gone" \
 		sh -c "! $RDMA link show rxe0/1 2>/dev/null | grep -q rxe0"
-	run $RDMA link add rxe0 type rxe netdev eth0
+	rdma_add rxe0 rxe eth0
 	# The retries left the server's entry failed and the server ignores
 	# ARP: restore it, for the signal.
 	run $IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable

@@ -48,7 +48,7 @@ rd_switch() {
 	d=$(dev0)
 	mkdir -p "$CFS/$d"
 	a=$CFS/$d/ports/1/read_limit_clamp
-	check "readlimits: configfs read_limit_clamp defaults to 1" [ "$(cat "$a")" = 1 ]
+	check "readlimits: read_limit_clamp is 1 (the package's /etc/rdma-cm-guard.conf)" [ "$(cat "$a")" = 1 ]
 	echo maybe > "$a" 2>/dev/null && r=0 || r=1
 	check "readlimits: configfs read_limit_clamp refuses 'maybe' and keeps 1" \
 		[ $r = 1 -a "$(cat "$a")" = 1 ]
