@@ -58,7 +58,7 @@ configfs_defaults() {
 	rc=0
 	rdma-cm-guard-apply > /tmp/apply.again 2>&1 || rc=$?
 	checkd /tmp/apply.again "configfs: rdma-cm-guard-apply again changes nothing and exits 0" \
-		[ $rc = 0 ] -a ! -s /tmp/apply.again
+		[ $rc = 0 -a ! -s /tmp/apply.again ]
 }
 
 configfs_server() {
