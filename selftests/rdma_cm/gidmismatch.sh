@@ -306,6 +306,26 @@ gidmismatch_server() {
 	run $IP link del eth0.200
 	run $IP link del blue
 
+	# vrf4: the same for IPv4, whose address table keeps one netdev per
+	# address whatever its VRF: 203.0.113.1 on eth0.201 in VRF blue only.
+	# A REQ for it whose DGID is rxe1's GID of 192.0.2.2 arrives at eth1,
+	# in the default domain, where no netdev holds it.
+	run $IP link add blue type vrf table 200
+	run $IP link set blue up
+	run $IP link add link eth0 name eth0.201 type vlan id 201
+	run $IP link set eth0.201 master blue
+	run $IP addr add 203.0.113.1/24 dev eth0.201
+	run $IP link set eth0.201 up
+	# rxe1's REJ goes back to the client's 203.0.113.100 through eth1.
+	run $IP route add 203.0.113.100/32 dev eth1
+	wait_for 10 grep -qs "0000:0000:0000:0000:0000:ffff:cb00:7101" /sys/class/infiniband/rxe0/ports/1/gids/*
+	gm_round vrf4 0.0.0.0 "203.0.113.1, in VRF blue, maps to no netdev of eth1's domain" \
+		'rxe1: IP-to-GID mismatch at port 1: request from [^ ]* for 203.0.113.1, which maps to no local netdev; rejected' \
+		'dst=203.0.113.1 .* not_local owner=- owner_device=- owner_port=0 .* policy=reject action=reject ari_len=0'
+	run $IP route del 203.0.113.100/32 dev eth1
+	run $IP link del eth0.201
+	run $IP link del blue
+
 	sysctl -qw net.ipv4.conf.all.arp_ignore=0
 }
 
@@ -456,6 +476,20 @@ gidmismatch_client() {
 	signal_peer 9402
 	run $IP -6 addr del fd00:200::100/64 dev eth0
 	run $IP -6 addr del fd00::100/64 dev eth0
+
+	# vrf4: see the server.
+	run $IP addr add 203.0.113.100/24 dev eth0
+	wait_peer 9401
+	run $IP neigh replace 203.0.113.1 lladdr "$mac1" dev eth0 nud permanent
+	run gid_client -c 203.0.113.1 -p 7490 -d 192.0.2.2 > /tmp/gm.vrf4.cli 2>&1
+	sed "s/^/[client vrf4] /" /tmp/gm.vrf4.cli
+	want="rejected status=12"
+	[ "$server" = stock ] && want="rejected status=28"
+	check "gidmismatch: vrf4: a REQ for 203.0.113.1 at rxe1: $want" \
+		grep -q "^GID $want" /tmp/gm.vrf4.cli
+	run $IP neigh del 203.0.113.1 dev eth0
+	signal_peer 9402
+	run $IP addr del 203.0.113.100/24 dev eth0
 
 	if [ "$server" = stock ]; then
 		demo "wildcard listener: REJ 28, bound: REJ 8; nothing logged"
