@@ -354,6 +354,21 @@ gm_connect() {
 	signal_peer 9402
 }
 
+# gm_misdirect NAME ADDR DGID DEV: the client sends a REQ for ADDR whose
+# DGID is rxe1's GID of the address DGID, the neighbour entry of ADDR on
+# DEV planted on rxe1's MAC; stock's netdev lookup rejects it with 28,
+# ours with 12 (the server's policy is reject).  The entry goes again.
+gm_misdirect() {
+	run $IP neigh replace "$2" lladdr "$mac1" dev "$4" nud permanent
+	run gid_client -c "$2" -p 7490 -d "$3" > /tmp/gm.$1.cli 2>&1
+	sed "s/^/[client $1] /" /tmp/gm.$1.cli
+	want="rejected status=12"
+	[ "$server" = stock ] && want="rejected status=28"
+	check "gidmismatch: ${1%1}: a REQ for $2 at rxe1 through $4: $want" \
+		grep -q "^GID $want" /tmp/gm.$1.cli
+	run $IP neigh del "$2" dev "$4"
+}
+
 gidmismatch_client() {
 	srv0=$RCG_peer srv1=$(echo "$RCG_peer" | sed 's/\.1$/.2/')
 	# This test looks at what the server does: our client would retry a
@@ -443,14 +458,7 @@ gidmismatch_client() {
 	run $IP addr add 198.51.100.100/24 dev eth0.100
 	run $IP link set eth0.100 up
 	wait_peer 9401
-	run $IP neigh replace 198.51.100.1 lladdr "$mac1" dev eth0.100 nud permanent
-	run gid_client -c 198.51.100.1 -p 7490 -d 198.51.100.2 > /tmp/gm.vlan1.cli 2>&1
-	sed "s/^/[client vlan1] /" /tmp/gm.vlan1.cli
-	want="rejected status=12"
-	[ "$server" = stock ] && want="rejected status=28"
-	check "gidmismatch: vlan: a REQ for 198.51.100.1 at eth1.100: $want" \
-		grep -q "^GID $want" /tmp/gm.vlan1.cli
-	run $IP neigh del 198.51.100.1 dev eth0.100
+	gm_misdirect vlan1 198.51.100.1 198.51.100.2 eth0.100
 	run gid_client -c 198.51.100.1 -p 7490 > /tmp/gm.vlan0.cli 2>&1
 	sed "s/^/[client vlan0] /" /tmp/gm.vlan0.cli
 	check "gidmismatch: vlan: a connect to 198.51.100.1 through eth0.100 is established" \
@@ -461,14 +469,7 @@ gidmismatch_client() {
 	# ipv6: see the server.
 	run $IP -6 addr add fd00::100/64 dev eth0 nodad
 	wait_peer 9401
-	run $IP -6 neigh replace fd00::1 lladdr "$mac1" dev eth0 nud permanent
-	run gid_client -c fd00::1 -p 7490 -d fd00::2 > /tmp/gm.ipv6.cli 2>&1
-	sed "s/^/[client ipv6] /" /tmp/gm.ipv6.cli
-	want="rejected status=12"
-	[ "$server" = stock ] && want="rejected status=28"
-	check "gidmismatch: ipv6: a REQ for fd00::1 at rxe1: $want" \
-		grep -q "^GID $want" /tmp/gm.ipv6.cli
-	run $IP -6 neigh del fd00::1 dev eth0
+	gm_misdirect ipv6 fd00::1 fd00::2 eth0
 	run gid_client -c fd00::1 -p 7490 > /tmp/gm.ipv6ok.cli 2>&1
 	sed "s/^/[client ipv6ok] /" /tmp/gm.ipv6ok.cli
 	check "gidmismatch: ipv6: a connect to fd00::1 through neighbour discovery is established" \
@@ -480,14 +481,7 @@ gidmismatch_client() {
 	run $IP -6 addr add fd00:200::100/64 dev eth0 nodad
 	run $IP -6 addr add fd00::100/64 dev eth0 nodad
 	wait_peer 9401
-	run $IP -6 neigh replace fd00:200::1 lladdr "$mac1" dev eth0 nud permanent
-	run gid_client -c fd00:200::1 -p 7490 -d fd00::2 > /tmp/gm.vrf.cli 2>&1
-	sed "s/^/[client vrf] /" /tmp/gm.vrf.cli
-	want="rejected status=12"
-	[ "$server" = stock ] && want="rejected status=28"
-	check "gidmismatch: vrf: a REQ for fd00:200::1 at rxe1: $want" \
-		grep -q "^GID $want" /tmp/gm.vrf.cli
-	run $IP -6 neigh del fd00:200::1 dev eth0
+	gm_misdirect vrf fd00:200::1 fd00::2 eth0
 	signal_peer 9402
 	run $IP -6 addr del fd00:200::100/64 dev eth0
 	run $IP -6 addr del fd00::100/64 dev eth0
@@ -495,14 +489,7 @@ gidmismatch_client() {
 	# vrf4: see the server.
 	run $IP addr add 203.0.113.100/24 dev eth0
 	wait_peer 9401
-	run $IP neigh replace 203.0.113.1 lladdr "$mac1" dev eth0 nud permanent
-	run gid_client -c 203.0.113.1 -p 7490 -d 192.0.2.2 > /tmp/gm.vrf4.cli 2>&1
-	sed "s/^/[client vrf4] /" /tmp/gm.vrf4.cli
-	want="rejected status=12"
-	[ "$server" = stock ] && want="rejected status=28"
-	check "gidmismatch: vrf4: a REQ for 203.0.113.1 at rxe1: $want" \
-		grep -q "^GID $want" /tmp/gm.vrf4.cli
-	run $IP neigh del 203.0.113.1 dev eth0
+	gm_misdirect vrf4 203.0.113.1 192.0.2.2 eth0
 	signal_peer 9402
 	run $IP addr del 203.0.113.100/24 dev eth0
 
