@@ -12,7 +12,7 @@ KVER_6_1	:= $(shell . bases/6.1 && echo $$BASE_KVER)
 PREFIX		?= /usr/local
 
 .PHONY: help deps base tree export module abi-check abi-check-selftest kunit \
-	selftests check-series check-mainline check demo bench dkms-install dkms-uninstall deb package-test \
+	selftests check-series check-mainline check check-bases demo bench dkms-install dkms-uninstall deb package-test \
 	install clean
 
 help:
@@ -26,6 +26,7 @@ help:
 	@echo "make selftests     two-VM end-to-end tests over rxe (stock, ours, debug)"
 	@echo "make check-mainline  the 7.3 series: applies, drift, checkpatch, builds per patch"
 	@echo "make check         everything above, as CI runs it"
+	@echo "make check-bases   Debian's 7.3 and 7.2 kernels: module, abi-check, DKMS, VM tests (sid root)"
 	@echo "make demo          the before/after table, stock rdma_cm against ours"
 	@echo "make dkms-install  build and install the module with DKMS on this host"
 	@echo "make deb           build/rdma-cm-guard-dkms_<version>_all.deb (dh, dh_dkms)"
@@ -73,6 +74,9 @@ check-mainline:
 
 check:
 	scripts/check
+
+check-bases:
+	scripts/check bases
 
 demo:
 	scripts/demo

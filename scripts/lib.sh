@@ -3,7 +3,14 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${RCG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdma-cm-guard}
-BASES="6.12 6.1"
+# Every base the module builds for (DKMS builds for the kernels of their
+# series).  HOST_BASES build with this host's compiler and are what 'make
+# check' covers; TOOLCHAIN_BASES are Debian sid and experimental kernels
+# configured with a compiler that bookworm lacks, built in the cached sid
+# root of scripts/toolchain and covered by 'make check-bases'.
+HOST_BASES="6.12 6.1"
+TOOLCHAIN_BASES="7.3 7.2"
+BASES="$HOST_BASES $TOOLCHAIN_BASES"
 PRIMARY_BASE=6.12
 # Bases checked at the source level only, each with a series of its own
 # in patches/bases/BASE/ (scripts/check-mainline).
@@ -25,7 +32,7 @@ base_load() {
 	local f="$TOP/bases/$1"
 
 	[ -f "$f" ] || die "unknown base '$1' (have: $BASES $SOURCE_BASES)"
-	BASE_SUITE= BASE_SOURCE_ONLY= BASE_VM_PKGS=
+	BASE_SUITE= BASE_SOURCE_ONLY= BASE_VM_PKGS= BASE_HDR_PKGS= BASE_SERIES=
 	# shellcheck source=/dev/null
 	. "$f"
 	BASE=$1
@@ -33,16 +40,31 @@ base_load() {
 	KDIR=$ROOT/usr/src/linux-headers-$BASE_KVER
 	SRCTAR=$ROOT/usr/src/$BASE_SOURCE.tar.xz
 	MODROOT=$ROOT/lib/modules/$BASE_KVER
-	STOCK_KO=$(ls "$MODROOT"/kernel/drivers/infiniband/core/rdma_cm.ko* 2>/dev/null | head -n1 || true)
 	VMLINUZ=$ROOT/boot/vmlinuz-$BASE_KVER
-	# A stock kernel to boot only (BASE_VM_PKGS, merged /usr).
+	# A stock kernel to boot (BASE_VM_PKGS, merged /usr).
 	VM_ROOT=$CACHE/$BASE/vm
 	VM_MODROOT=$VM_ROOT/usr/lib/modules/$BASE_KVER
 	VM_VMLINUZ=$VM_MODROOT/vmlinuz
+	# A base split as Debian 7.x ships it: the source in ROOT, the headers
+	# (BASE_HDR_PKGS) in HDR_ROOT, the kernel and its modules in VM_ROOT.
+	HDR_ROOT=$CACHE/$BASE/headers
+	if [ -n "$BASE_HDR_PKGS" ]; then
+		KDIR=$HDR_ROOT/usr/src/linux-headers-$BASE_KVER
+		MODROOT=$VM_MODROOT
+		VMLINUZ=$VM_VMLINUZ
+	fi
+	STOCK_KO=$(ls "$MODROOT"/kernel/drivers/infiniband/core/rdma_cm.ko* 2>/dev/null | head -n1 || true)
+	# The series this base builds: patches/ or a port in patches/bases/X.Y
+	# (BASE_SERIES); then the base's fixups, patches/bases/BASE/series,
+	# unless that is the series itself.
+	SERIES_DIR=$TOP/patches
+	[ -z "$BASE_SERIES" ] || SERIES_DIR=$TOP/patches/bases/$BASE_SERIES
+	FIXUP_DIR=$TOP/patches/bases/$BASE
+	[ "$FIXUP_DIR" != "$SERIES_DIR" ] && [ -f "$FIXUP_DIR/series" ] || FIXUP_DIR=
 }
 
 # kver_series KVER: the stable series of a kernel release (6.1 of
-# 6.1.0-57-amd64, 6.12 of 6.12.118+deb12-amd64).
+# 6.1.0-57-amd64, 6.12 of 6.12.118+deb12-amd64, 7.3 of 7.3-amd64).
 kver_series() { echo "$1" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p'; }
 
 # base_for_kver KVER: print the base that serves KVER's stable series (a
