@@ -84,7 +84,7 @@ st_dump() {
 		c=$(cat $t/comm 2>/dev/null)
 		case "$st:$c" in
 		D:*|*:kworker*|*:cm_stress*)
-			[ -n "$(cat $t/stack 2>/dev/null | grep -v 'worker_thread\|kthread\|ret_from_fork')" ] || continue
+			[ -n "$(grep -v 'worker_thread\|rescuer_thread\|kthread\|ret_from_fork\|smpboot_thread_fn' $t/stack 2>/dev/null)" ] || continue
 			echo "[$RCG_role dump] ${t#/proc/} $c state $st"
 			sed "s/^/[$RCG_role dump]   /" $t/stack 2>/dev/null ;;
 		esac
@@ -93,6 +93,9 @@ st_dump() {
 	for d in /sys/class/infiniband/*; do
 		echo "[$RCG_role dump] ${d##*/}: $(cd $d/ports/1/hw_counters 2>/dev/null && grep -H . * | tr '\n' ' ')"
 	done
+	$IP neigh show | sed "s/^/[$RCG_role dump] neigh /"
+	$IP -s -o link show | sed "s/^/[$RCG_role dump] link /"
+	$IP route show | sed "s/^/[$RCG_role dump] route /"
 }
 st_ms() { awk '{ print int($1 * 1000) }' /proc/uptime; }
 st_cm_ids_gone() { [ -z "$($RDMA res show cm_id 2>/dev/null)" ]; }
@@ -312,6 +315,7 @@ stress_client() {
 		ldtail=$!
 		st_noise && st_writer rxe0 &
 		wr=$!
+		(sleep 90; st_dump "90 s into the load") &
 		signal_peer 9602
 		td=0
 		st_noise || td=4
@@ -331,6 +335,7 @@ stress_client() {
 		lrc=$?
 		t1=$(st_ms)
 		kill $ldtail
+		[ "$(st_field /tmp/st.load lost)" = 0 ] || st_dump "connects lost"
 		touch /tmp/st.stop
 		wait $wr
 		r1=$(cat $p/gid_retry_count) f1=$(cat $p/gid_retry_failed_count)
