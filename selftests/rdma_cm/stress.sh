@@ -309,7 +309,7 @@ stress_client() {
 		rm -f /tmp/st.stop
 		t0=$(st_ms)
 		cm_stress -c "$srv0" -6 fd00::1 -d "$srv1" -D fd00::2 -p $ST_PORT \
-			-n $ST_N -f $ST_INFLIGHT -T 600 ${RCG_stress_seed:+-S $RCG_stress_seed} > /tmp/st.load 2>&1 &
+			-n $ST_N -f $ST_INFLIGHT -T 300 ${RCG_stress_seed:+-S $RCG_stress_seed} > /tmp/st.load 2>&1 &
 		ld=$!
 		tail -f /tmp/st.load &
 		ldtail=$!
@@ -355,7 +355,7 @@ stress_client() {
 		wait_for 30 sh -c "$RDMA link show rxe0/1 | grep -q 'state ACTIVE'"
 		$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
 		cm_stress -c "$srv0" -6 fd00::1 -d "$srv1" -D fd00::2 -p $ST_PORT \
-			-n $ST_LINKDEL_N -f $ST_INFLIGHT -T 600 > /tmp/st.linkdel 2>&1 &
+			-n $ST_LINKDEL_N -f $ST_INFLIGHT -T 300 > /tmp/st.linkdel 2>&1 &
 		ld=$!
 		tail -f /tmp/st.linkdel &
 		ldtail=$!
