@@ -71,7 +71,8 @@ st_prereq() {
 
 # rcg.stress_noise=0: the loads without teardown, churn and configfs
 # writers (a baseline while developing).
-st_noise() { [ "${RCG_stress_noise:-1}" = 1 ]; }
+# rcg.stress_noise=noflap: all of it but the client's eth0 down/up.
+st_noise() { [ "${RCG_stress_noise:-1}" != 0 ]; }
 # rcg.stress_only=fuzz: only the fuzzers (replaying a seed).
 st_phase() { [ -z "$RCG_stress_only" ] || [ "$RCG_stress_only" = "$1" ]; }
 # st_dump WHY: what the kernel is doing, for a stall: tasks in D state
@@ -326,9 +327,13 @@ stress_client() {
 			sleep 2
 			run $IP -6 addr add fd00::100/64 dev eth0 nodad && td=$((td + 1))
 			sleep 5
-			run $IP link set eth0 down && td=$((td + 1))
-			sleep 2
-			run $IP link set eth0 up && td=$((td + 1))
+			if [ "$RCG_stress_noise" = noflap ]; then
+				td=$((td + 2))
+			else
+				run $IP link set eth0 down && td=$((td + 1))
+				sleep 2
+				run $IP link set eth0 up && td=$((td + 1))
+			fi
 		}
 		$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
 		wait $ld
