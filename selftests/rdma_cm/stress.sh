@@ -51,7 +51,7 @@ st_size() {
 	else
 		ST_N=${RCG_stress_n:-400} ST_LINKDEL_N=200 ST_CHURN=1000 ST_FUZZ=30
 	fi
-	st_noise || ST_CHURN=1
+	st_noise_all || ST_CHURN=1
 	echo "[$RCG_role] stress size ${RCG_stress:-ci}: $ST_N connects ($ST_INFLIGHT in flight), $ST_LINKDEL_N with link del, $ST_CHURN listener cycles, fuzz $ST_FUZZ s"
 }
 
@@ -72,7 +72,9 @@ st_prereq() {
 # rcg.stress_noise=0: the loads without teardown, churn and configfs
 # writers (a baseline while developing).
 # rcg.stress_noise=noflap: all of it but the client's eth0 down/up.
+# rcg.stress_noise=addr: only the client's fd00::100 removed and added.
 st_noise() { [ "${RCG_stress_noise:-1}" != 0 ]; }
+st_noise_all() { st_noise && [ "$RCG_stress_noise" != addr ]; }
 # rcg.stress_only=fuzz: only the fuzzers (replaying a seed).
 st_phase() { [ -z "$RCG_stress_only" ] || [ "$RCG_stress_only" = "$1" ]; }
 # st_dump WHY: what the kernel is doing, for a stall: tasks in D state
@@ -94,6 +96,7 @@ st_dump() {
 	for d in /sys/class/infiniband/*; do
 		echo "[$RCG_role dump] ${d##*/}: $(cd $d/ports/1/hw_counters 2>/dev/null && grep -H . * | tr '\n' ' ')"
 	done
+	$RDMA res show qp 2>/dev/null | grep -E 'lqpn (0|1) ' | sed "s/^/[$RCG_role dump] qp /"
 	$IP neigh show | sed "s/^/[$RCG_role dump] neigh /"
 	$IP -s -o link show | sed "s/^/[$RCG_role dump] link /"
 	$IP route show | sed "s/^/[$RCG_role dump] route /"
@@ -198,15 +201,15 @@ stress_server() {
 		w3=$!
 		rm -f /tmp/st.stop
 		(sleep 60; st_dump "60 s into the load") &
-		st_noise && cm_stress -L $ST_CHURN -a "$a0,fd00::1" -p 7710 > /tmp/st.churn 2>&1 &
+		st_noise_all && cm_stress -L $ST_CHURN -a "$a0,fd00::1" -p 7710 > /tmp/st.churn 2>&1 &
 		churn=$!
-		st_noise && st_writer rxe0 rxe1 &
+		st_noise_all && st_writer rxe0 rxe1 &
 		wr=$!
 		td=0
-		st_noise || { td=10; cm_stress -L 1 -a "$a0" -p 7710 > /tmp/st.churn 2>&1 & churn=$!; }
-		st_noise && sleep 5 &&
+		st_noise_all || { td=10; cm_stress -L 1 -a "$a0" -p 7710 > /tmp/st.churn 2>&1 & churn=$!; }
+		st_noise_all && sleep 5 &&
 		run $RDMA link del rxe1 && td=$((td + 1))
-		st_noise && {
+		st_noise_all && {
 			sleep 3
 			rdma_add rxe1 rxe eth1 && td=$((td + 1))
 			sleep 3
@@ -314,7 +317,7 @@ stress_client() {
 		ld=$!
 		tail -f /tmp/st.load &
 		ldtail=$!
-		st_noise && st_writer rxe0 &
+		st_noise_all && st_writer rxe0 &
 		wr=$!
 		(sleep 90; st_dump "90 s into the load") &
 		signal_peer 9602
@@ -327,7 +330,7 @@ stress_client() {
 			sleep 2
 			run $IP -6 addr add fd00::100/64 dev eth0 nodad && td=$((td + 1))
 			sleep 5
-			if [ "$RCG_stress_noise" = noflap ]; then
+			if [ "$RCG_stress_noise" = noflap ] || [ "$RCG_stress_noise" = addr ]; then
 				td=$((td + 2))
 			else
 				run $IP link set eth0 down && td=$((td + 1))
