@@ -67,7 +67,7 @@ selftests:
 	selftests/run
 
 stress:
-	SELFTEST_GROUPS="stress:2:stress:debug:kmemleak=on" SELFTEST_CMDLINE=rcg.stress=full \
+	SELFTEST_GROUPS="stress:2:stress:debug:kmemleak=on" SELFTEST_CMDLINE="rcg.stress=full $${SELFTEST_CMDLINE:-}" \
 		VM_TIMEOUT=$${VM_TIMEOUT:-5400} selftests/run debug
 
 check-series:
