@@ -727,6 +727,7 @@ static int fuzz(const char *addrs, int port, int secs, unsigned int seed)
 {
 	struct rdma_event_channel *ch[2];
 	struct rdma_cm_id *ids[FZ_IDS] = {};
+	char isreq[FZ_IDS] = {};	/* from a CONNECT_REQUEST */
 	struct sockaddr_storage as[MAXADDR], a, b;
 	long ops = 0, fails = 0, events = 0, per[16] = {};
 	long long end = now_ms() + secs * 1000LL;
@@ -764,6 +765,7 @@ static int fuzz(const char *addrs, int port, int secs, unsigned int seed)
 						drop(nid);
 					} else {
 						ids[j] = nid;
+						isreq[j] = 1;
 					}
 				}
 			}
@@ -781,11 +783,17 @@ static int fuzz(const char *addrs, int port, int secs, unsigned int seed)
 		if (id && !id->verbs && (op == 3 || op == 5 || op == 6 || op == 8 ||
 					 op == 9 || op == 14))
 			op = 15;
+		/* librdmacm's accept and connect expect the right kind of id */
+		if (id && ((op == 6 || op == 14) && !isreq[k]))
+			op = 15;
+		if (id && op == 5 && isreq[k])
+			op = 15;
 		switch (op) {
 		case 0: /* create */
 			if (id)
 				drop(id);
 			ids[k] = NULL;
+			isreq[k] = 0;
 			r = rdma_create_id(ch[random() % 2], &ids[k], NULL,
 					   random() % 4 ? RDMA_PS_TCP :
 					   random() % 2 ? RDMA_PS_UDP : RDMA_PS_IB);
