@@ -12,7 +12,7 @@ KVER_6_1	:= $(shell . bases/6.1 && echo $$BASE_KVER)
 PREFIX		?= /usr/local
 
 .PHONY: help deps base tree export module abi-check abi-check-selftest kunit \
-	selftests check-series check-mainline check check-bases demo bench dkms-install dkms-uninstall deb package-test \
+	selftests stress check-series check-mainline check check-bases demo bench dkms-install dkms-uninstall deb package-test \
 	install clean
 
 help:
@@ -24,6 +24,7 @@ help:
 	@echo "make abi-check     CRCs and struct layout against stock, 6.12 and 6.1"
 	@echo "make kunit         KUnit in QEMU on the patched tree; builds the debug kernel"
 	@echo "make selftests     two-VM end-to-end tests over rxe (stock, ours, debug)"
+	@echo "make stress        the stress group at full size on the debug kernel (rcg.stress=full)"
 	@echo "make check-mainline  the 7.3 series: applies, drift, checkpatch, builds per patch"
 	@echo "make check         everything above, as CI runs it"
 	@echo "make check-bases   Debian's 7.3 and 7.2 kernels: module, abi-check, DKMS, VM tests (sid root)"
@@ -65,6 +66,10 @@ kunit:
 
 selftests:
 	selftests/run
+
+stress:
+	SELFTEST_GROUPS="stress:2:stress:debug:kmemleak=on" SELFTEST_CMDLINE="rcg.stress=full $${SELFTEST_CMDLINE:-}" \
+		VM_TIMEOUT=$${VM_TIMEOUT:-5400} selftests/run debug
 
 check-series:
 	scripts/check-series

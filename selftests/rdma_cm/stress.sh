@@ -1,0 +1,392 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# stress: many connects in flight through every path of the series, torn
+# down at random moments and under device, netdev, address, configfs and
+# listener churn, then a fuzzer of /dev/infiniband/rdma_cm (issue 12).
+#
+#   client  eth0 192.0.2.100 ----+---- eth0 192.0.2.1  fd00::1  rxe0  server
+#   rxe0    fd00::100            +---- eth1 192.0.2.2  fd00::2  rxe1
+#
+# Size: rcg.stress=full on the kernel command line (make stress) or CI
+# (selftests/groups), see st_size.
+#
+#   load     cm_stress: ST_N connects, 200 in flight at once, mixed: IPv4
+#            and IPv6, normal, misdirected to rxe1's GID (REJ 12, then our
+#            client's retry; the client's entry for 192.0.2.1 is planted
+#            stale on eth1's MAC, as in gidretry.sh, so that the first
+#            normal connects go through a stale neighbour too), clamp (the
+#            server accepts with more than the client offered), bound and
+#            wildcard listener; each destroyed, disconnected or its QP
+#            destroyed at a random moment, or left alone.  Meanwhile:
+#            server: rxe1 deleted and added again, eth1 down and up,
+#            192.0.2.2, fd00::2 and fd00::1 removed and added again, a
+#            listener churn (ST_CHURN listen/destroy cycles, bound and
+#            wildcard, both families), a configfs writer flipping every
+#            attribute of rxe0 and rxe1 and removing and making rxe1's
+#            directory; client: eth0 down and up, fd00::100 removed and
+#            added, a configfs writer on rxe0 (gid_reject_retries 0-3,
+#            read_limit_clamp, the caps).
+#   linkdel  a shorter load during which the client's rxe0 is deleted;
+#            rxe lacks disassociate_ucontext, so the removal completes
+#            when cm_stress has closed its ids; rxe0 is then added again.
+#   fuzz     both VMs run cm_fuzz (write() of rdma_ucm commands) and
+#            cm_stress -F (librdmacm calls) for ST_FUZZ seconds, against
+#            each other's addresses, seeds printed.
+#
+# Checked by the test: cm_stress's accounting (attempted = established +
+# rejected + failed + destroyed, nothing lost, duplicated or stray, 200
+# in flight), retries <= budget (3, the writer's largest) x connects, the
+# server's mismatch warnings within the rate limit (10 per 5 s), no cm_id
+# left; by the harness: no WARN, BUG, KASAN, lockdep or RCU stall report
+# on either console, kmemleak (kmemleak=on in selftests/groups).
+
+ST_CFS=/sys/kernel/config/rdma_cm
+ST_PORT=7700
+
+# st_size: ST_N connects, ST_LINKDEL_N, ST_CHURN cycles, ST_FUZZ seconds.
+st_size() {
+	ST_INFLIGHT=200
+	if [ "$RCG_stress" = full ]; then
+		ST_N=${RCG_stress_n:-4000} ST_LINKDEL_N=600 ST_CHURN=10000 ST_FUZZ=300
+	else
+		ST_N=${RCG_stress_n:-400} ST_LINKDEL_N=200 ST_CHURN=1000 ST_FUZZ=30
+	fi
+	st_noise_all || ST_CHURN=1
+	echo "[$RCG_role] stress size ${RCG_stress:-ci}: $ST_N connects ($ST_INFLIGHT in flight), $ST_LINKDEL_N with link del, $ST_CHURN listener cycles, fuzz $ST_FUZZ s"
+}
+
+# st_prereq: what the test needs; prints what is missing.
+st_prereq() {
+	for b in cm_stress cm_fuzz; do
+		command -v $b > /dev/null || { echo "no $b"; return 1; }
+	done
+	[ -c /dev/infiniband/rdma_cm ] || { echo "no /dev/infiniband/rdma_cm"; return 1; }
+	[ -f $ST_CFS/rxe0/ports/1/gid_reject_retries ] || mkdir -p $ST_CFS/rxe0 2>/dev/null
+	[ -f $ST_CFS/rxe0/ports/1/gid_reject_retries ] || { echo "no rdma-cm-guard configfs attributes"; return 1; }
+	if [ "$RCG_role" = server ] && [ -z "$(addr_of 1)" ]; then
+		echo "no second NIC"; return 1
+	fi
+	return 0
+}
+
+# rcg.stress_noise=0: the loads without teardown, churn and configfs
+# writers (a baseline while developing).
+# rcg.stress_noise=noflap: all of it but the client's eth0 down/up.
+# rcg.stress_noise=addr: only the client's fd00::100 removed and added.
+st_noise() { [ "${RCG_stress_noise:-1}" != 0 ]; }
+st_noise_all() { st_noise && [ "$RCG_stress_noise" != addr ]; }
+# rcg.stress_only=fuzz: only the fuzzers (replaying a seed).
+st_phase() { [ -z "$RCG_stress_only" ] || [ "$RCG_stress_only" = "$1" ]; }
+# st_dump WHY: what the kernel is doing, for a stall: tasks in D state
+# and kernel workers with their stacks, the CM ids by state, rxe's
+# packet counters.
+st_dump() {
+	echo "[$RCG_role dump] $1"
+	for t in /proc/[0-9]*; do
+		st=$(sed -n 's/^State:\t\(.\).*/\1/p' $t/status 2>/dev/null)
+		c=$(cat $t/comm 2>/dev/null)
+		case "$st:$c" in
+		D:*|*:kworker*|*:cm_stress*)
+			[ -n "$(grep -v 'worker_thread\|rescuer_thread\|kthread\|ret_from_fork\|smpboot_thread_fn' $t/stack 2>/dev/null)" ] || continue
+			echo "[$RCG_role dump] ${t#/proc/} $c state $st"
+			sed "s/^/[$RCG_role dump]   /" $t/stack 2>/dev/null ;;
+		esac
+	done
+	$RDMA res show cm_id 2>/dev/null | sed -n 's/.*state \([A-Z_]*\).*/\1/p' | sort | uniq -c | sed "s/^/[$RCG_role dump] cm_id /"
+	for d in /sys/class/infiniband/*; do
+		echo "[$RCG_role dump] ${d##*/}: $(cd $d/ports/1/hw_counters 2>/dev/null && grep -H . * | tr '\n' ' ')"
+	done
+	$RDMA res show qp 2>/dev/null | grep -E 'lqpn (0|1) ' | sed "s/^/[$RCG_role dump] qp /"
+	$IP neigh show | sed "s/^/[$RCG_role dump] neigh /"
+	$IP -s -o link show | sed "s/^/[$RCG_role dump] link /"
+	$IP route show | sed "s/^/[$RCG_role dump] route /"
+}
+st_ms() { awk '{ print int($1 * 1000) }' /proc/uptime; }
+st_cm_ids_gone() { [ -z "$($RDMA res show cm_id 2>/dev/null)" ]; }
+# st_field FILE NAME: the value of NAME=V in FILE's last STRESS line with it.
+st_field() { grep -o "$2=[0-9]*" "$1" | tail -n1 | cut -d= -f2; }
+
+# st_writer DEV...: flip every writable attribute of each port of DEV in a
+# loop until /tmp/st.stop exists; the server also removes and makes rxe1's
+# directory (while rxe1 itself comes and goes).  Writes that a device
+# going away refuses are fine: only the kernel's reports count.
+st_writer() {
+	n=0
+	while [ ! -e /tmp/st.stop ]; do
+		for d; do
+			mkdir -p $ST_CFS/$d 2>/dev/null
+			p=$ST_CFS/$d/ports/1
+			case $((n % 8)) in
+			0) echo $((RANDOM % 4)) > $p/gid_reject_retries ;;
+			1) echo $((RANDOM % 2)) > $p/read_limit_clamp ;;
+			2) echo $((RANDOM % 20)) > $p/max_responder_resources ;;
+			3) echo $((RANDOM % 20)) > $p/max_initiator_depth ;;
+			4) [ "$RCG_role" = server ] &&
+				echo "$(echo off warn auto reject auto | cut -d' ' -f$((RANDOM % 5 + 1)))" > $p/gid_mismatch ;;
+			5) [ "$RCG_role" = server ] && echo $((RANDOM % 2)) > $p/gid_mismatch_notify ;;
+			6) echo $((RANDOM % 8 * 32)) > $p/default_roce_tos ;;
+			7) [ "$RCG_role" = server ] && [ "$d" = rxe1 ] && [ $((RANDOM % 4)) = 0 ] &&
+				rmdir $ST_CFS/$d ;;
+			esac
+			cat $p/gid_mismatch_count $p/gid_retry_count > /dev/null
+		done 2>/dev/null
+		n=$((n + 1))
+		sleep 0.05
+	done
+	echo "$n" > /tmp/st.writer.$RCG_role
+}
+
+# st_fuzz ADDRS: cm_fuzz and cm_stress -F for ST_FUZZ seconds, seeds and
+# counts to the console.  A fuzzer that does not end within 120 s after
+# its time (a task stuck in the kernel) fails, with the kernel's stacks.
+st_fuzz() {
+	cm_fuzz -a "$1" -p 7800 -T $ST_FUZZ ${RCG_stress_seed:+-S $RCG_stress_seed} > /tmp/st.fuzz 2>&1 &
+	fz=$!
+	cm_stress -F $ST_FUZZ -a "$1" -p 7800 ${RCG_stress_seed:+-S $RCG_stress_seed} > /tmp/st.lfuzz 2>&1 &
+	lfz=$!
+	# ib_cm's report of an ib_cm_id whose destruction waits (10 s each):
+	# the kernel's stacks while it waits.
+	(wait_for $((ST_FUZZ + 120)) sh -c "dmesg | grep -q cm_destroy_id_wait_timeout" &&
+		st_dump "cm_destroy_id_wait_timeout") &
+	sleep 1
+	grep -h 'seed' /tmp/st.fuzz /tmp/st.lfuzz | sed "s/^/[$RCG_role fuzz] /"
+	if ! wait_for $((ST_FUZZ + 120)) sh -c "! kill -0 $fz 2>/dev/null && ! kill -0 $lfz 2>/dev/null"; then
+		st_dump "fuzzers still running $((ST_FUZZ + 120)) s after they started"
+		not_ok "stress: fuzzers end (cm_fuzz $(head -n1 /tmp/st.fuzz), $(head -n1 /tmp/st.lfuzz))"
+		return
+	fi
+	wait $fz
+	frc=$?
+	wait $lfz
+	lrc=$?
+	grep -h '^FUZZ\|^STRESS' /tmp/st.fuzz /tmp/st.lfuzz | sed "s/^/[$RCG_role fuzz] /"
+	checkd /tmp/st.fuzz "stress: cm_fuzz $(st_field /tmp/st.fuzz ops) commands, seed $(st_field /tmp/st.fuzz seed)" [ $frc = 0 ]
+	dmesg | grep -m 3 -A 2 'cm_destroy_id_wait_timeout' > /tmp/st.hang
+	checkd /tmp/st.hang "stress: no cm_destroy_id_wait_timeout (an ib_cm_id whose destruction waited 10 s)" \
+		[ ! -s /tmp/st.hang ]
+	checkd /tmp/st.lfuzz "stress: librdmacm fuzz $(st_field /tmp/st.lfuzz ops) calls, seed $(st_field /tmp/st.lfuzz seed)" [ $lrc = 0 ]
+}
+
+stress_server() {
+	st_size
+	if ! why=$(st_prereq); then
+		skip "stress: $why"
+		return
+	fi
+	a0=$(addr_of 0) a1=$(addr_of 1)
+	sysctl -qw net.ipv4.conf.all.arp_ignore=1
+	# Addresses are removed by the test, not by a link going down.
+	sysctl -qw net.ipv6.conf.all.keep_addr_on_down=1
+	run $IP -6 addr add fd00::1/64 dev eth0 nodad
+	run $IP -6 addr add fd00::2/64 dev eth1 nodad
+	wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0002" /sys/class/infiniband/rxe1/ports/1/gids/*
+	mkdir -p $ST_CFS/rxe1
+	echo auto > $ST_CFS/rxe1/ports/1/gid_mismatch
+	st_phase load || signal_peer 9601
+	if st_phase load; then
+		w0=$(dmesg | grep -c 'IP-to-GID mismatch at port')
+		t0=$(st_ms)
+		cm_stress -s "$a0,fd00::1" -p $ST_PORT -t 900 > /tmp/st.srv 2>&1 &
+		srv=$!
+		tail -f /tmp/st.srv &
+		srvtail=$!
+		wait_for 60 grep -q listening /tmp/st.srv
+		wait_listen $ST_PORT $((ST_PORT + 1))
+		signal_peer 9601
+
+		# load: churn, configfs and teardown while the client connects.
+		wait_peer 9602
+		# The client's next signals may come while this side is busy.
+		wait_peer 9603 &
+		w3=$!
+		rm -f /tmp/st.stop
+		(sleep 60; st_dump "60 s into the load") &
+		st_noise_all && cm_stress -L $ST_CHURN -a "$a0,fd00::1" -p 7710 > /tmp/st.churn 2>&1 &
+		churn=$!
+		st_noise_all && st_writer rxe0 rxe1 &
+		wr=$!
+		td=0
+		st_noise_all || { td=10; cm_stress -L 1 -a "$a0" -p 7710 > /tmp/st.churn 2>&1 & churn=$!; }
+		st_noise_all && sleep 5 &&
+		run $RDMA link del rxe1 && td=$((td + 1))
+		st_noise_all && {
+			sleep 3
+			rdma_add rxe1 rxe eth1 && td=$((td + 1))
+			sleep 3
+			run $IP link set eth1 down && td=$((td + 1))
+			sleep 2
+			run $IP link set eth1 up && td=$((td + 1))
+			sleep 3
+			run $IP addr del "$a1/24" dev eth1 && td=$((td + 1))
+			run $IP -6 addr del fd00::2/64 dev eth1 && td=$((td + 1))
+			sleep 2
+			run $IP addr add "$a1/24" dev eth1 && td=$((td + 1))
+			run $IP -6 addr add fd00::2/64 dev eth1 nodad && td=$((td + 1))
+			sleep 2
+			run $IP -6 addr del fd00::1/64 dev eth0 && td=$((td + 1))
+			sleep 1
+			run $IP -6 addr add fd00::1/64 dev eth0 nodad && td=$((td + 1))
+		}
+		wait $churn
+		crc=$?
+		sed 's/^/[server churn] /' /tmp/st.churn
+		checkd /tmp/st.churn "stress: listener churn: $(st_field /tmp/st.churn listened) of $ST_CHURN cycles listened" \
+			[ $crc = 0 -a "$(st_field /tmp/st.churn cycles)" = $ST_CHURN ]
+		wait $w3
+		grep -q 'progress.* est=0 ' /tmp/st.srv && st_dump "after the load"
+		touch /tmp/st.stop
+		wait $wr
+		mkdir -p $ST_CFS/rxe1 $ST_CFS/rxe0
+		echo "[server] configfs writer: $(cat /tmp/st.writer.server 2>/dev/null) rounds; teardown steps $td"
+		check "stress: server teardown under load: rxe1 deleted and added, eth1 down/up, 3 addresses removed and added ($td of 10 steps)" \
+			[ $td = 10 ]
+		check "stress: rxe1 is active again" wait_for 30 sh -c "$RDMA link show rxe1/1 | grep -q 'state ACTIVE'"
+
+		# linkdel: the client's device goes; the server keeps serving.
+		wait_peer 9604
+	fi
+	wait_peer 9605 &
+	w5=$!
+	# fuzz: both sides, against each other.
+	st_fuzz "$a0,$a1,fd00::1,fd00::2,$RCG_peer,fd00::100"
+	wait $w5
+	if st_phase load; then
+		kill -TERM $srv
+		wait $srv
+		kill $srvtail
+		t1=$(st_ms)
+		sed 's/^/[server stress] /' /tmp/st.srv | tail -n 5
+		check "stress: the server served connections ($(st_field /tmp/st.srv established) established)" \
+			[ "$(st_field /tmp/st.srv established)" -gt 0 ]
+		w=$(( $(dmesg | grep -c 'IP-to-GID mismatch at port') - w0 ))
+		sup=$(dmesg | sed -n 's/.*cma_gid_report: \([0-9]*\) callbacks suppressed.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+		secs=$(( (t1 - t0) / 1000 ))
+		echo "[server] mismatch counts: rxe1 gid_mismatch_count $(cat $ST_CFS/rxe1/ports/1/gid_mismatch_count) gid_reject_count $(cat $ST_CFS/rxe1/ports/1/gid_reject_count) (since rxe1 was added again)"
+		check "stress: mismatch warnings within the rate limit: $w in $secs s ($sup suppressed), at most 10 per 5 s" \
+			[ $w -le $(( (secs / 5 + 2) * 10 )) ]
+	fi
+	st_no_cm_id
+	sysctl -qw net.ipv4.conf.all.arp_ignore=0
+	run $IP -6 addr del fd00::1/64 dev eth0
+	run $IP -6 addr del fd00::2/64 dev eth1
+}
+
+# st_no_cm_id: no cm_id once every process is done (ids of connections
+# that the peer still ends may take a moment).
+st_no_cm_id() {
+	wait_for 60 st_cm_ids_gone
+	$RDMA res show cm_id > /tmp/st.cm_id 2>&1
+	sed "s/^/[$RCG_role cm_id] /" /tmp/st.cm_id | head -n 20
+	checkd /tmp/st.cm_id "stress: no cm_id left (rdma res show cm_id)" [ ! -s /tmp/st.cm_id ]
+}
+
+# st_check_load NAME FILE RC RETRIES: cm_stress's accounting.
+st_check_load() {
+	f=$2
+	att=$(st_field "$f" attempted) est=$(st_field "$f" established)
+	rej=$(st_field "$f" rejected) fail=$(st_field "$f" failed)
+	des=$(st_field "$f" destroyed)
+	checkd "$f" "stress: $1: $att connects = $est established + $rej rejected + $fail failed + $des destroyed, none lost, duplicated or stray (seed $(st_field "$f" seed))" \
+		[ "$3" = 0 -a -n "$att" ]
+}
+
+stress_client() {
+	st_size
+	if ! why=$(st_prereq); then
+		skip "stress: $why"
+		return
+	fi
+	srv0=$RCG_peer srv1=$(echo "$RCG_peer" | sed 's/\.1$/.2/')
+	sysctl -qw net.ipv6.conf.all.keep_addr_on_down=1
+	run $IP -6 addr add fd00::100/64 dev eth0 nodad
+	wait_peer 9601
+	ping -c 1 -W 2 "$srv0" > /dev/null
+	ping -c 1 -W 2 "$srv1" > /dev/null
+	mac1=$($IP neigh show "$srv1" dev eth0 | sed -n 's/.*lladdr \([^ ]*\).*/\1/p')
+	$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
+	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+	if st_phase load; then
+		p=$ST_CFS/rxe0/ports/1
+		r0=$(cat $p/gid_retry_count) f0=$(cat $p/gid_retry_failed_count)
+
+		# load
+		rm -f /tmp/st.stop
+		t0=$(st_ms)
+		cm_stress -c "$srv0" -6 fd00::1 -d "$srv1" -D fd00::2 -p $ST_PORT \
+			-n $ST_N -f $ST_INFLIGHT -T 300 ${RCG_stress_seed:+-S $RCG_stress_seed} > /tmp/st.load 2>&1 &
+		ld=$!
+		tail -f /tmp/st.load &
+		ldtail=$!
+		st_noise_all && st_writer rxe0 &
+		wr=$!
+		(sleep 90; st_dump "90 s into the load") &
+		signal_peer 9602
+		td=0
+		st_noise || td=4
+		# Once the first connects are through, the client's own teardown.
+		st_noise && wait_for 300 grep -q 'STRESS progress' /tmp/st.load &&
+		run $IP -6 addr del fd00::100/64 dev eth0 && td=$((td + 1))
+		st_noise && {
+			sleep 2
+			run $IP -6 addr add fd00::100/64 dev eth0 nodad && td=$((td + 1))
+			sleep 5
+			if [ "$RCG_stress_noise" = noflap ] || [ "$RCG_stress_noise" = addr ]; then
+				td=$((td + 2))
+			else
+				run $IP link set eth0 down && td=$((td + 1))
+				sleep 2
+				run $IP link set eth0 up && td=$((td + 1))
+			fi
+		}
+		$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
+		wait $ld
+		lrc=$?
+		t1=$(st_ms)
+		kill $ldtail
+		[ "$(st_field /tmp/st.load lost)" = 0 ] || st_dump "connects lost"
+		touch /tmp/st.stop
+		wait $wr
+		r1=$(cat $p/gid_retry_count) f1=$(cat $p/gid_retry_failed_count)
+		echo "[client] load: $(( (t1 - t0) / 1000 )) s; configfs writer $(cat /tmp/st.writer.client 2>/dev/null) rounds; retries $((r1 - r0)), failed $((f1 - f0))"
+		st_check_load load /tmp/st.load $lrc
+		check "stress: load: at least 200 connects in flight at once ($(st_field /tmp/st.load max_connecting))" \
+			[ "$(st_field /tmp/st.load max_connecting)" -ge 200 ]
+		att=$(st_field /tmp/st.load attempted)
+		check "stress: load: retries $((r1 - r0)) <= budget 3 x $att connects, at least one" \
+			[ $((r1 - r0)) -ge 1 -a $((r1 - r0)) -le $((3 * att)) ]
+		check "stress: client teardown under load: fd00::100 removed and added, eth0 down/up ($td of 4 steps)" [ $td = 4 ]
+		signal_peer 9603
+		echo 2 > $p/gid_reject_retries
+		echo 1 > $p/read_limit_clamp
+
+		# linkdel: rxe0 goes while connects run.
+		wait_for 30 sh -c "$RDMA link show rxe0/1 | grep -q 'state ACTIVE'"
+		$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
+		cm_stress -c "$srv0" -6 fd00::1 -d "$srv1" -D fd00::2 -p $ST_PORT \
+			-n $ST_LINKDEL_N -f $ST_INFLIGHT -T 300 > /tmp/st.linkdel 2>&1 &
+		ld=$!
+		tail -f /tmp/st.linkdel &
+		ldtail=$!
+		wait_for 120 sh -c "grep -q 'est=[1-9]' /tmp/st.linkdel"
+		run $RDMA link del rxe0 &
+		del=$!
+		wait $ld
+		lrc=$?
+		wait $del
+		drc=$?
+		kill $ldtail
+		st_check_load linkdel /tmp/st.linkdel $lrc
+		check "stress: rdma link del rxe0 under load completes" [ $drc = 0 ]
+		rdma_add rxe0 rxe eth0
+		check "stress: rxe0 is active again" wait_for 30 sh -c "$RDMA link show rxe0/1 | grep -q 'state ACTIVE'"
+		$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
+		signal_peer 9604
+
+	fi
+	# fuzz
+	st_fuzz "$srv0,$srv1,fd00::1,fd00::2,$(addr_of 0),fd00::100"
+	signal_peer 9605
+	st_no_cm_id
+	run $IP -6 addr del fd00::100/64 dev eth0
+	$IP neigh flush dev eth0
+}
