@@ -46,6 +46,51 @@ connect_rebind() {
 	checkd /tmp/rebind.out "$name" [ $rc = 0 ]
 }
 
+# connect_qp1: patches/rxe/0002.  A REQ that ib_cm retransmits while the
+# client's address is removed cannot be routed: QP1 must stay in RTS and
+# the next connect, once the address is back, establish.  Stock rxe moves
+# QP1 to the error state, from which ib_mad cannot bring it back, and the
+# port's CM is silent until rxe0 is removed: not run there.  The REQ goes
+# to 192.0.2.99, a static neighbour entry at a MAC that no NIC has, so
+# that nothing answers it and ib_cm retransmits it.
+rxe_send_err() { cat /sys/class/infiniband/rxe0/ports/1/hw_counters/send_err; }
+qp1_state() { $RDMA res show qp link rxe0/1 lqpn 1 | sed -n 's/.* state \([A-Z]*\) .*/\1/p'; }
+connect_qp1() {
+	local name="connect: a REQ retransmitted while the client's address is removed fails in IP; QP1 stays in RTS and rping connects once the address is back"
+	local mine ghost=192.0.2.99 e0 e1 st hold
+	if ! rxe_fixed; then
+		skip "$name (stock rxe moves QP1 to the error state for good: patches/rxe/0002)"
+		return
+	fi
+	mine=$(echo "$RCG_ip" | cut -d, -f1)
+	run $IP neigh replace $ghost lladdr 52:54:00:00:00:98 dev eth0
+	cm_hold $ghost 7999 120 > /tmp/hold.out 2>&1 &
+	hold=$!
+	if ! wait_for 30 grep -q "REQ out" /tmp/hold.out; then
+		kill $hold 2>/dev/null
+		checkd /tmp/hold.out "$name" false
+		return
+	fi
+	e0=$(rxe_send_err)
+	run $IP addr del "$mine" dev eth0
+	# ib_cm retransmits after about 4.5 s (packet life time and CM
+	# response timeout); the retransmission fails in IP.
+	wait_for 120 [ "$(rxe_send_err)" -gt "$e0" ]
+	e1=$(rxe_send_err)
+	run $IP addr add "$mine" dev eth0
+	kill $hold 2>/dev/null
+	wait $hold
+	sed 's/^/[client cm_hold] /' /tmp/hold.out
+	run $IP neigh del $ghost dev eth0
+	st=$(qp1_state)
+	echo "[client] rxe0 send_err $e0 -> $e1, QP1 state $st"
+	wait_for 30 grep -qs "0000:0000:0000:0000:0000:ffff:c000" /sys/class/infiniband/rxe0/ports/1/gids/*
+	run timeout 60 rping -c -a "$srv" -p 7174 -C 1 -S 64 > /tmp/qp1.rping 2>&1
+	rc=$?
+	checkd /tmp/qp1.rping "$name (send_err $e0 -> $e1, QP1 $st, rping rc $rc)" \
+		[ "$e1" -gt "$e0" -a "$st" = RTS -a $rc = 0 ]
+}
+
 connect_client() {
 	srv=$RCG_peer
 	wait_peer 9101
@@ -58,6 +103,7 @@ connect_client() {
 	cat /tmp/cmtime.out
 	check "connect: cmtime 10 connections to $srv" [ $rc = 0 ]
 	connect_rebind
+	connect_qp1
 	signal_peer 9102
 	ms=$(awk '$1 == "connect" && $2 == ":" {print $3}' /tmp/cmtime.out)
 	if [ $rc = 0 ]; then
