@@ -31,7 +31,8 @@ connect_server() {
 
 # connect_rebind: cm_rebind (patches/0001): a failed rdma_resolve_addr() to
 # fe80::1%1 on an id with a RoCE route must leave the id on the id table
-# under its key; KASAN on the debug kernel, events everywhere.  Not on
+# under its key; KASAN on the debug kernel, events everywhere (with
+# gid_reject_retries 0, as stock: the ids get UNREACHABLE).  Not on
 # stock rdma_cm, which has the use-after-free and would be corrupted.
 connect_rebind() {
 	name="connect: rdma_resolve_addr(fe80::1%1) refused on an id with a route leaves its id-table key; a neighbour change reaches the ids after it"
@@ -39,8 +40,15 @@ connect_rebind() {
 		skip "$name (stock rdma_cm has the use-after-free that patches/0001 fixes)"
 		return
 	fi
+	# With gid_reject_retries set (the package sets 2), an id whose route
+	# is resolved follows a neighbour change instead of UNREACHABLE
+	# (patches/0016): stock's event needs the stock setting, 0.
+	retries=/sys/kernel/config/rdma_cm/rxe0/ports/1/gid_reject_retries
+	r0=$(cat $retries)
+	run sh -c "echo 0 > $retries"
 	run timeout 120 cm_rebind "$srv" "$IP neigh replace $srv lladdr 52:54:00:00:00:99 dev eth0" > /tmp/rebind.out 2>&1
 	rc=$?
+	run sh -c "echo $r0 > $retries"
 	sed 's/^/[client cm_rebind] /' /tmp/rebind.out
 	run $IP neigh del "$srv" dev eth0
 	checkd /tmp/rebind.out "$name" [ $rc = 0 ]
