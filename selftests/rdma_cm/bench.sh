@@ -1,0 +1,323 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench: the measurements of make bench (scripts/bench, issue 14), not a
+# test group of make check's selftests: stock rdma_cm and ours alternate
+# on both VMs of one boot of the stock kernel, round after round.
+#
+#   client  eth0 192.0.2.100 ----+---- eth0 192.0.2.1  rxe0   server
+#   rxe0                         +---- eth1 192.0.2.2  rxe1   (one subnet,
+#                                                             arp_ignore=1)
+#
+# The VMs boot with rcg.module=ours (our rdma_cm.ko under updates/, the
+# stock one under kernel/).  For each round and each mode of
+# rcg.bench_modes (ABAB...), both VMs swap rdma_cm (rmmod rdma_ucm
+# rdma_cm, then insmod of the stock .ko or modprobe of ours with the
+# package's settings from rdma-cm-guard-apply: gid_mismatch=auto,
+# read_limit_clamp=1, gid_reject_retries=2; mode reject: ours with
+# gid_mismatch=reject on every port), then the client measures:
+#
+#   cmtime     cmtime -c rcg.bench_conns to a cmtime server on .1, and
+#              again with its threaded mode when the installed cmtime has
+#              one (-n); per step the microseconds per connection
+#   normal     cm_bench: rcg.bench_normal connects to .1, time from
+#              rdma_resolve_addr() to ESTABLISHED (median)
+#   staleok    the client's entry for .1 'nud stale' on the right MAC
+#              (eth0's), as after 30 s idle
+#   stale      the entry for .1 'nud stale' on eth1's MAC: the REQ lands
+#              on rxe1, which drops it; the time until ESTABLISHED or the
+#              failure (stock: UNREACHABLE when ARP heals the entry)
+#   mismatch   the entry planted as in gidretry.sh and the REQ misdirected
+#              to rxe1's GID (cm_bench -d): rejected with 12 by our server,
+#              retried by our client; stock's outcome is recorded as is
+#
+# In the last round of each mode: the storm, rcg.bench_storm misdirected
+# connects from rcg.bench_procs client processes at once; the server
+# reports its rdma_cm warning lines per 5 s window (dmesg time stamps from
+# the burst's start) and its system and softirq CPU time during the burst
+# (/proc/stat); the client each connect's outcome, the retries (counters,
+# cm_gid_retry trace) and a normal connect right after the storm.
+#
+# Every result is a "BENCH ..." line on the client's or server's console
+# (scripts/bench turns them into the table and build/bench/bench.json).
+# The test points only say that each measurement produced its numbers:
+# make bench is a report, its ratios never fail anything.
+
+B_CFS=/sys/kernel/config/rdma_cm
+B_T=/sys/kernel/tracing
+B_RMMOD=/usr/local/bin/rmmod
+
+b_rounds() { echo "${RCG_bench_rounds:-3}"; }
+b_modes() { echo "${RCG_bench_modes:-stock,ours}" | tr , ' '; }
+b_nmodes() { b_modes | wc -w; }
+
+# b_swap MODE: unload whatever rdma_cm is loaded and load MODE's.
+b_swap() {
+	# configfs groups of rdma_cm hold a reference to the module.
+	for d in "$B_CFS"/*; do
+		[ -d "$d" ] && rmdir "$d"
+	done
+	run $B_RMMOD rdma_ucm rdma_cm || return 1
+	case $1 in
+	stock)
+		run $INSMOD "$(ls /lib/modules/"$(uname -r)"/kernel/drivers/infiniband/core/rdma_cm.ko*)" ||
+			return 1
+		[ ! -e /sys/module/rdma_cm/version ] || return 1
+		;;
+	ours|reject)
+		# depmod puts updates/ ahead of the stock kernel/ tree.
+		run $MODPROBE rdma_cm || return 1
+		grep -q rdma-cm-guard /sys/module/rdma_cm/version || return 1
+		;;
+	esac
+	run $MODPROBE rdma_ucm || return 1
+	grep -q ' /sys/kernel/config ' /proc/mounts ||
+		mount -t configfs configfs /sys/kernel/config
+	[ "$1" != stock ] || return 0
+	for d in $(ls /sys/class/infiniband); do mkdir -p "$B_CFS/$d"; done
+	run /usr/local/bin/rdma-cm-guard-apply || return 1
+	if [ "$1" = reject ]; then
+		for p in "$B_CFS"/*/ports/*; do echo reject > "$p/gid_mismatch"; done
+	fi
+	port_settings | sed "s/^/[$RCG_role settings] /"
+}
+
+# b_port K N: the sync port of point N of step K (a round and mode).
+b_port() { echo $((9600 + $1 * 8 + $2)); }
+
+# b_cpu: system and softirq jiffies of /proc/stat's cpu line.
+b_cpu() { awk '$1 == "cpu" { print $4, $8 }' /proc/stat; }
+b_uptime() { cut -d' ' -f1 /proc/uptime; }
+
+bench_server() {
+	a=$(addr_of 0)
+	# Each NIC answers ARP only for its own address: the fixture of
+	# gidretry.sh, and what a two-NIC host needs (rdma-cm-doctor).
+	sysctl -qw net.ipv4.conf.all.arp_ignore=1
+	rounds=$(b_rounds) k=0
+	for r in $(seq 1 "$rounds"); do
+		for m in $(b_modes); do
+			k=$((k + 1))
+			check "bench: round $r $m: rdma_cm swapped" b_swap "$m"
+			(while :; do cmtime -b "$a" -p 7472 || sleep 0.2; done) > /tmp/b.cmtime.$k 2>&1 &
+			cmt=$!
+			cm_bench -s "$a" -p 7601 > /tmp/b.srv.$k 2>&1 &
+			srv=$!
+			wait_listen 7472 7601
+			signal_peer "$(b_port $k 0)"
+			if [ "$r" = "$rounds" ] && [ "${RCG_bench_storm:-1000}" -gt 0 ]; then
+				bench_server_storm "$m" "$k"
+			fi
+			wait_peer "$(b_port $k 4)"
+			kill $cmt $srv 2>/dev/null
+			wait $cmt $srv 2>/dev/null
+			kill $(pidof cmtime) 2>/dev/null
+			while pidof cmtime > /dev/null; do sleep 0.1; done
+			grep -vE '^(create|resolv|connect|disconnect|destroy|step|[a-z ]*:)' /tmp/b.cmtime.$k |
+				sort | uniq -c | sed "s/^/[server cmtime $k] /" | head -n 20
+		done
+	done
+	sysctl -qw net.ipv4.conf.all.arp_ignore=0
+}
+
+# bench_server_storm MODE K: the server's side of the storm.
+bench_server_storm() {
+	sm=$1 sk=$2
+	wait_peer "$(b_port $2 1)"
+	c0=$(b_cpu) t0=$(b_uptime)
+	j0=0
+	[ "$1" = stock ] || j0=$(cat $B_CFS/rxe1/ports/1/gid_reject_count)
+	signal_peer "$(b_port $2 2)"
+	wait_peer "$(b_port $2 3)"
+	c1=$(b_cpu) t1=$(b_uptime)
+	j1=0
+	[ "$1" = stock ] || j1=$(cat $B_CFS/rxe1/ports/1/gid_reject_count)
+	dmesg > /tmp/b.dmesg.$2
+	# rdma_cm's warning lines from the burst's start, per 5 s window.
+	win=$(tr -d '[]' < /tmp/b.dmesg.$2 | awk -v t0="$t0" -v t1="$t1" '
+		/IP-to-GID mismatch|cma_gid_report: [0-9]+ callbacks suppressed/ && $1 + 0 >= t0 {
+			w = int(($1 - t0) / 5); n[w]++; if (w > max) max = w
+		}
+		END {
+			last = int((t1 - t0) / 5); if (max > last) last = max
+			for (i = 0; i <= last; i++) s = s (i ? "," : "") (n[i] + 0)
+			print s
+		}')
+	set -- $c0 $c1
+	echo "BENCH storm-server mode=$sm wall_ms=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')" \
+		"sys_ms=$((($3 - $1) * 10)) softirq_ms=$((($4 - $2) * 10)) rejects=$((j1 - j0)) warn_windows=$win"
+	grep -E 'IP-to-GID mismatch|callbacks suppressed' /tmp/b.dmesg.$sk | tail -n 5 | sed "s/^/[server storm dmesg] /"
+	check "bench: storm $sm: server CPU time and warning lines recorded" [ -n "$win" ]
+}
+
+# b_median FILE: the median us of cm_bench's established connects.
+b_median() {
+	sed -n 's/^BENCH conn=[0-9]* result=established status=[-0-9]* us=\([0-9]*\)$/\1/p' "$1" |
+		sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+}
+# b_one CASE FILE ROUND MODE: the BENCH line of a one-connect case.
+b_one() {
+	line=$(grep '^BENCH conn=1 ' "$2")
+	sed "s/^/[client $1] /" "$2"
+	echo "BENCH recovery r=$3 mode=$4 case=$1 ${line#BENCH conn=1 }"
+	[ -n "$line" ]
+}
+
+# b_cmtime_step FILE STEP: microseconds per connection of STEP in the
+# output of cmtime (rdma-core 44: "step : total_ms max_ms min_us
+# us/conn"; newer: "step avg/conn total(us) ...", avg/conn first).
+b_cmtime_step() {
+	awk -v s="$2" '
+		{ line = $0; sub(/^ +/, "", line) }
+		index(line, s) == 1 {
+			rest = substr(line, length(s) + 1)
+			if (rest !~ /^ *:? +[0-9]/) next
+			sub(/^ *:? */, "", rest); n = split(rest, v, " ")
+			if (n == 4) print v[4]; else if (n >= 6) print v[1]
+			exit
+		}' "$1"
+}
+
+# bench_cmtime K R MODE VARIANT ARGS...: one cmtime run, one BENCH line.
+bench_cmtime() {
+	k=$1 r=$2 m=$3 v=$4
+	shift 4
+	run timeout 900 cmtime -s "$srv0" -p 7472 -c "$conns" "$@" > /tmp/b.cmt.$k.$v 2>&1
+	rc=$?
+	grep -E ':|step' /tmp/b.cmt.$k.$v | sed "s/^/[client cmtime $m $v] /"
+	a=$(b_cmtime_step /tmp/b.cmt.$k.$v "resolve addr")
+	rt=$(b_cmtime_step /tmp/b.cmt.$k.$v "resolve route")
+	c=$(b_cmtime_step /tmp/b.cmt.$k.$v "connect")
+	[ -n "$c" ] || c=$(b_cmtime_step /tmp/b.cmt.$k.$v "cm connect")
+	d=$(b_cmtime_step /tmp/b.cmt.$k.$v "disconnect")
+	echo "BENCH cmtime r=$r mode=$m variant=$v conns=$conns rc=$rc resolve_addr=$a resolve_route=$rt connect=$c disconnect=$d"
+	good=0
+	[ $rc = 0 ] && [ -n "$a" ] && [ -n "$rt" ] && [ -n "$c" ] && [ -n "$d" ] && good=1
+	checkd /tmp/b.cmt.$k.$v "bench: round $r $m: cmtime $v, $conns connections: a number for each step" [ $good = 1 ]
+}
+
+b_plant_right() { $IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable; }
+
+# bench_client_storm MODE K: the client's side of the storm.
+bench_client_storm() {
+	m=$1 k=$2 n=${RCG_bench_storm:-1000} p=${RCG_bench_procs:-4}
+	each=$(((n + p - 1) / p))
+	# As gidretry.sh's gr_plant: .2's entry permanent (the misdirected
+	# REQs go there), .1's stale on eth1's MAC.
+	$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
+	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+	r0=0 f0=0
+	if [ "$m" != stock ]; then
+		r0=$(cat $B_CFS/rxe0/ports/1/gid_retry_count)
+		f0=$(cat $B_CFS/rxe0/ports/1/gid_retry_failed_count)
+		budget=$(cat $B_CFS/rxe0/ports/1/gid_reject_retries)
+		echo > $B_T/trace
+		echo 1 > $B_T/events/rdma_cma/cm_gid_retry/enable
+	fi
+	signal_peer "$(b_port $k 1)"
+	wait_peer "$(b_port $k 2)"
+	t0=$(awk '{ print int($1 * 1000) }' /proc/uptime)
+	pids=
+	for i in $(seq 1 "$p"); do
+		timeout 1800 cm_bench -c "$srv0" -p 7601 -d "$srv1" -n "$each" -t 60 > /tmp/b.storm.$k.$i 2>&1 &
+		pids="$pids $!"
+	done
+	echo "[client] # $p x cm_bench -c $srv0 -p 7601 -d $srv1 -n $each -t 60"
+	wait $pids
+	t1=$(awk '{ print int($1 * 1000) }' /proc/uptime)
+	signal_peer "$(b_port $k 3)"
+	cat /tmp/b.storm.$k.* > /tmp/b.storm.$k
+	grep summary /tmp/b.storm.$k | sed "s/^/[client storm] /"
+	sums=$(awk '/^BENCH summary/ {
+			for (i = 3; i <= NF; i++) { split($i, kv, "="); s[kv[1]] += kv[2] }
+			procs++
+		}
+		END {
+			printf "procs=%d established=%d rejected=%d unreachable=%d other=%d timeout=%d",
+				procs, s["established"], s["rejected"], s["unreachable"], s["other"], s["timeout"]
+		}' /tmp/b.storm.$k)
+	outcomes=$(sed -n 's/^BENCH conn=[0-9]* result=\([a-z_]*\) status=\([-0-9]*\).*/\1:\2/p' /tmp/b.storm.$k |
+		sort | uniq -c | awk '{ printf "%s%s=%d", (NR > 1 ? "," : ""), $2, $1 }')
+	slow=$(sed -n 's/^BENCH conn=.* us=\([0-9]*\)$/\1/p' /tmp/b.storm.$k | sort -n | tail -n1)
+	retries=0 failed=0 maxatt=0 budget=${budget:-0}
+	if [ "$m" != stock ]; then
+		echo 0 > $B_T/events/rdma_cma/cm_gid_retry/enable
+		retries=$(($(cat $B_CFS/rxe0/ports/1/gid_retry_count) - r0))
+		failed=$(($(cat $B_CFS/rxe0/ports/1/gid_retry_failed_count) - f0))
+		maxatt=$(grep -o 'attempt=[0-9]*' $B_T/trace | cut -d= -f2 | sort -n | tail -n1)
+		grep cm_gid_retry $B_T/trace | tail -n 3 | sed 's/^ */[client storm trace] /'
+	fi
+	echo "BENCH storm mode=$m connects=$((each * p)) wall_ms=$((t1 - t0)) $sums outcomes=$outcomes" \
+		"slowest_us=${slow:-0} retries=$retries retries_failed=$failed max_attempt=${maxatt:-0} budget=$budget"
+	b_plant_right
+	$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud reachable
+	# A normal connect right after the storm.
+	cm_bench -c "$srv0" -p 7601 -t 60 > /tmp/b.after.$k 2>&1
+	b_one after-storm /tmp/b.after.$k "$(b_rounds)" "$m"
+	check "bench: storm $m: every client process reported, a connect after it has an outcome" \
+		sh -c "[ \$(grep -c '^BENCH summary' /tmp/b.storm.$k) = $p ] && grep -q '^BENCH conn=1 ' /tmp/b.after.$k"
+}
+
+bench_client() {
+	srv0=$RCG_peer srv1=$(echo "$RCG_peer" | sed 's/\.1$/.2/')
+	conns=${RCG_bench_conns:-500}
+	normal=${RCG_bench_normal:-5}
+	rounds=$(b_rounds) k=0
+	threads=
+	cmtime -h 2>&1 | grep -q '\[-n' && threads=1
+	echo "[client] cmtime's threaded mode (-n): ${threads:-not in this rdma-core ($(cmtime -h 2>&1 | tr '\n' ' ' | cut -c1-120))}"
+	echo "BENCH config rounds=$rounds modes=$(b_modes | tr ' ' ,) conns=$conns normal=$normal" \
+		"storm=${RCG_bench_storm:-1000} procs=${RCG_bench_procs:-4} cmtime_threads=${threads:-0} kernel=$(uname -r)"
+	for r in $(seq 1 "$rounds"); do
+		for m in $(b_modes); do
+			k=$((k + 1))
+			check "bench: round $r $m: rdma_cm swapped" b_swap "$m"
+			wait_peer "$(b_port $k 0)"
+			if [ $k = 1 ]; then
+				ping -c 1 -W 2 "$srv0" > /dev/null
+				ping -c 1 -W 2 "$srv1" > /dev/null
+				mac0=$($IP neigh show "$srv0" dev eth0 | sed -n 's/.*lladdr \([^ ]*\).*/\1/p')
+				mac1=$($IP neigh show "$srv1" dev eth0 | sed -n 's/.*lladdr \([^ ]*\).*/\1/p')
+				echo "[client] $srv0 is at $mac0, $srv1 at $mac1"
+			fi
+			bench_cmtime $k $r $m plain
+			[ -z "$threads" ] || bench_cmtime $k $r $m threads -n 4
+
+			b_plant_right
+			cm_bench -c "$srv0" -p 7601 -n "$normal" -t 60 > /tmp/b.normal.$k 2>&1
+			sed "s/^/[client normal] /" /tmp/b.normal.$k
+			med=$(b_median /tmp/b.normal.$k)
+			echo "BENCH recovery r=$r mode=$m case=normal result=$([ -n "$med" ] && echo established || echo failed) n=$normal" \
+				"ok=$(grep -c 'result=established' /tmp/b.normal.$k) us=${med:-0}"
+
+			# Stale but right: what soliciting before use would cost.
+			$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud stale
+			cm_bench -c "$srv0" -p 7601 -t 60 > /tmp/b.staleok.$k 2>&1
+			b_one staleok /tmp/b.staleok.$k $r $m
+			ok1=$?
+
+			# Stale and wrong: the entry points at the server's eth1.
+			$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+			cm_bench -c "$srv0" -p 7601 -t 120 > /tmp/b.stale.$k 2>&1
+			b_one stale /tmp/b.stale.$k $r $m
+			ok2=$?
+			b_plant_right
+
+			# Mismatch: the REQ misdirected to rxe1 (gidretry.sh).
+			$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
+			$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+			cm_bench -c "$srv0" -p 7601 -d "$srv1" -t 60 > /tmp/b.mismatch.$k 2>&1
+			b_one mismatch /tmp/b.mismatch.$k $r $m
+			ok3=$?
+			b_plant_right
+			$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud reachable
+			good=0
+			[ -n "$med" ] && [ $ok1 = 0 ] && [ $ok2 = 0 ] && [ $ok3 = 0 ] && good=1
+			check "bench: round $r $m: normal ($med us), stale-right, stale and mismatch connects have an outcome" [ $good = 1 ]
+
+			if [ "$r" = "$rounds" ] && [ "${RCG_bench_storm:-1000}" -gt 0 ]; then
+				bench_client_storm "$m" "$k"
+			fi
+			signal_peer "$(b_port $k 4)"
+		done
+	done
+}
