@@ -51,11 +51,25 @@ static long long now_us(void)
 	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }
 
-static struct ibv_qp_init_attr qp_attr = {
-	.cap = { .max_send_wr = 1, .max_recv_wr = 1,
-		 .max_send_sge = 1, .max_recv_sge = 1 },
-	.qp_type = IBV_QPT_RC,
-};
+/*
+ * A QP with CQs of its own: rdma_create_qp() creates them when the
+ * attributes name none, and writes them back into the attributes, so
+ * each QP starts from a fresh copy.
+ */
+static int create_qp(struct rdma_cm_id *id)
+{
+	struct ibv_qp_init_attr qp_attr = {
+		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+	};
+
+	if (rdma_create_qp(id, NULL, &qp_attr)) {
+		perror("rdma_create_qp");
+		return -1;
+	}
+	return 0;
+}
 
 static struct rdma_conn_param conn_param = {
 	.responder_resources = 1, .initiator_depth = 1,
@@ -81,8 +95,7 @@ static int server(struct rdma_event_channel *ch, struct addrinfo *ai)
 		id = ev->id;
 		if (type == RDMA_CM_EVENT_CONNECT_REQUEST) {
 			rdma_ack_cm_event(ev);
-			if (rdma_create_qp(id, NULL, &qp_attr) ||
-			    rdma_accept(id, &conn_param)) {
+			if (create_qp(id) || rdma_accept(id, &conn_param)) {
 				perror("accept");
 				if (id->qp)
 					rdma_destroy_qp(id);
@@ -171,8 +184,10 @@ static int one_connect(struct rdma_event_channel *ch, struct addrinfo *ai,
 	}
 	t0 = now_us();
 	deadline = t0 + timeout_s * 1000000LL;
-	if (rdma_resolve_addr(id, NULL, ai->ai_addr, 2000))
+	if (rdma_resolve_addr(id, NULL, ai->ai_addr, 2000)) {
+		perror("rdma_resolve_addr");
 		goto out;
+	}
 	for (;;) {
 		ev = wait_event(ch, deadline);
 		*us = now_us() - t0;
@@ -197,8 +212,7 @@ static int one_connect(struct rdma_event_channel *ch, struct addrinfo *ai,
 			}
 		} else if (type == RDMA_CM_EVENT_ROUTE_RESOLVED && stage == 1) {
 			stage = 2;
-			if (rdma_create_qp(id, NULL, &qp_attr) ||
-			    rdma_connect(id, &conn_param)) {
+			if (create_qp(id) || rdma_connect(id, &conn_param)) {
 				type = -2;
 				break;
 			}
