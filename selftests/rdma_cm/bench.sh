@@ -87,6 +87,8 @@ b_port() { echo $((9600 + $1 * 8 + $2)); }
 # b_cpu: system and softirq jiffies of /proc/stat's cpu line.
 b_cpu() { awk '$1 == "cpu" { print $4, $8 }' /proc/stat; }
 b_uptime() { cut -d' ' -f1 /proc/uptime; }
+# b_retx: REQs that ib_cm retransmitted from rxe0 port 1 (-1: no counter).
+b_retx() { cat /sys/class/infiniband/rxe0/ports/1/cm_tx_retries/req 2>/dev/null || echo -1; }
 
 bench_server() {
 	a=$(addr_of 0)
@@ -154,11 +156,12 @@ b_median() {
 	sed -n 's/^BENCH conn=[0-9]* result=established status=[-0-9]* us=\([0-9]*\)$/\1/p' "$1" |
 		sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
 }
-# b_one CASE FILE ROUND MODE: the BENCH line of a one-connect case.
+# b_one CASE FILE ROUND MODE [RETX0]: the BENCH line of a one-connect
+# case; with RETX0 (b_retx before it) the REQs retransmitted since.
 b_one() {
 	line=$(grep '^BENCH conn=1 ' "$2")
 	sed "s/^/[client $1] /" "$2"
-	echo "BENCH recovery r=$3 mode=$4 case=$1 ${line#BENCH conn=1 }"
+	echo "BENCH recovery r=$3 mode=$4 case=$1 ${line#BENCH conn=1 }${5:+ req_retx=$(($(b_retx) - $5))}"
 	[ -n "$line" ]
 }
 
@@ -181,15 +184,17 @@ b_cmtime_step() {
 bench_cmtime() {
 	k=$1 r=$2 m=$3 v=$4
 	shift 4
+	x0=$(b_retx)
 	run timeout 900 cmtime -s "$srv0" -p 7472 -c "$conns" "$@" > /tmp/b.cmt.$k.$v 2>&1
 	rc=$?
+	x1=$(b_retx)
 	grep -E ':|step' /tmp/b.cmt.$k.$v | sed "s/^/[client cmtime $m $v] /"
 	a=$(b_cmtime_step /tmp/b.cmt.$k.$v "resolve addr")
 	rt=$(b_cmtime_step /tmp/b.cmt.$k.$v "resolve route")
 	c=$(b_cmtime_step /tmp/b.cmt.$k.$v "connect")
 	[ -n "$c" ] || c=$(b_cmtime_step /tmp/b.cmt.$k.$v "cm connect")
 	d=$(b_cmtime_step /tmp/b.cmt.$k.$v "disconnect")
-	echo "BENCH cmtime r=$r mode=$m variant=$v conns=$conns rc=$rc resolve_addr=$a resolve_route=$rt connect=$c disconnect=$d"
+	echo "BENCH cmtime r=$r mode=$m variant=$v conns=$conns rc=$rc resolve_addr=$a resolve_route=$rt connect=$c disconnect=$d req_retx=$((x1 - x0))"
 	good=0
 	[ $rc = 0 ] && [ -n "$a" ] && [ -n "$rt" ] && [ -n "$c" ] && [ -n "$d" ] && good=1
 	checkd /tmp/b.cmt.$k.$v "bench: round $r $m: cmtime $v, $conns connections: a number for each step" [ $good = 1 ]
@@ -216,6 +221,7 @@ bench_client_storm() {
 	signal_peer "$(b_port $k 1)"
 	wait_peer "$(b_port $k 2)"
 	t0=$(awk '{ print int($1 * 1000) }' /proc/uptime)
+	x0=$(b_retx)
 	pids=
 	for i in $(seq 1 "$p"); do
 		timeout 1800 cm_bench -c "$srv0" -p 7601 -d "$srv1" -n "$each" -t 60 > /tmp/b.storm.$k.$i 2>&1 &
@@ -224,6 +230,7 @@ bench_client_storm() {
 	echo "[client] # $p x cm_bench -c $srv0 -p 7601 -d $srv1 -n $each -t 60"
 	wait $pids
 	t1=$(awk '{ print int($1 * 1000) }' /proc/uptime)
+	x1=$(b_retx)
 	signal_peer "$(b_port $k 3)"
 	cat /tmp/b.storm.$k.* > /tmp/b.storm.$k
 	grep summary /tmp/b.storm.$k | sed "s/^/[client storm] /"
@@ -247,7 +254,7 @@ bench_client_storm() {
 		grep cm_gid_retry $B_T/trace | tail -n 3 | sed 's/^ */[client storm trace] /'
 	fi
 	echo "BENCH storm mode=$m connects=$((each * p)) wall_ms=$((t1 - t0)) $sums outcomes=$outcomes" \
-		"slowest_us=${slow:-0} retries=$retries retries_failed=$failed max_attempt=${maxatt:-0} budget=$budget"
+		"slowest_us=${slow:-0} retries=$retries retries_failed=$failed max_attempt=${maxatt:-0} budget=$budget req_retx=$((x1 - x0))"
 	b_plant_right
 	$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud reachable
 	# A normal connect right after the storm.
@@ -291,22 +298,25 @@ bench_client() {
 
 			# Stale but right: what soliciting before use would cost.
 			$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud stale
+			x0=$(b_retx)
 			cm_bench -c "$srv0" -p 7601 -t 60 > /tmp/b.staleok.$k 2>&1
-			b_one staleok /tmp/b.staleok.$k $r $m
+			b_one staleok /tmp/b.staleok.$k $r $m "$x0"
 			ok1=$?
 
 			# Stale and wrong: the entry points at the server's eth1.
 			$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+			x0=$(b_retx)
 			cm_bench -c "$srv0" -p 7601 -t 120 > /tmp/b.stale.$k 2>&1
-			b_one stale /tmp/b.stale.$k $r $m
+			b_one stale /tmp/b.stale.$k $r $m "$x0"
 			ok2=$?
 			b_plant_right
 
 			# Mismatch: the REQ misdirected to rxe1 (gidretry.sh).
 			$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
 			$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+			x0=$(b_retx)
 			cm_bench -c "$srv0" -p 7601 -d "$srv1" -t 60 > /tmp/b.mismatch.$k 2>&1
-			b_one mismatch /tmp/b.mismatch.$k $r $m
+			b_one mismatch /tmp/b.mismatch.$k $r $m "$x0"
 			ok3=$?
 			b_plant_right
 			$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud reachable
