@@ -29,6 +29,11 @@
 #   mismatch   the entry planted as in gidretry.sh and the REQ misdirected
 #              to rxe1's GID (cm_bench -d): rejected with 12 by our server,
 #              retried by our client; stock's outcome is recorded as is
+#   normal6, stale6, mismatch6   the same over IPv6 (rcg.bench_ipv6=0: not):
+#              fd00::1 on eth0, fd00::2 on eth1, the client fd00::100; the
+#              server drops IPv6 packets for one NIC's address that arrive
+#              at the other before UDP (rxe_guard6: stock rxe oopses on
+#              them, issue 15), as a RoCE NIC drops a DGID it lacks
 #
 # In the last round of each mode: the storm, rcg.bench_storm misdirected
 # connects from rcg.bench_procs client processes at once; the server
@@ -48,7 +53,7 @@ B_RMMOD=/usr/local/bin/rmmod
 
 b_rounds() { echo "${RCG_bench_rounds:-3}"; }
 b_modes() { echo "${RCG_bench_modes:-stock,ours}" | tr , ' '; }
-b_nmodes() { b_modes | wc -w; }
+b_ipv6() { [ "${RCG_bench_ipv6:-1}" = 1 ]; }
 
 # b_swap MODE: unload whatever rdma_cm is loaded and load MODE's.
 b_swap() {
@@ -95,6 +100,13 @@ bench_server() {
 	# Each NIC answers ARP only for its own address: the fixture of
 	# gidretry.sh, and what a two-NIC host needs (rdma-cm-doctor).
 	sysctl -qw net.ipv4.conf.all.arp_ignore=1
+	if b_ipv6; then
+		run $IP -6 addr add fd00::1/64 dev eth0 nodad
+		run $IP -6 addr add fd00::2/64 dev eth1 nodad
+		rxe_fixed || rxe_guard6 add fd00::1 fd00::2
+		wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0001" /sys/class/infiniband/rxe0/ports/1/gids/*
+		wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0002" /sys/class/infiniband/rxe1/ports/1/gids/*
+	fi
 	rounds=$(b_rounds) k=0
 	for r in $(seq 1 "$rounds"); do
 		for m in $(b_modes); do
@@ -104,14 +116,20 @@ bench_server() {
 			cmt=$!
 			cm_bench -s "$a" -p 7601 > /tmp/b.srv.$k 2>&1 &
 			srv=$!
+			srv6=
+			if b_ipv6; then
+				cm_bench -s fd00::1 -p 7602 > /tmp/b.srv6.$k 2>&1 &
+				srv6=$!
+				wait_listen 7602
+			fi
 			wait_listen 7472 7601
 			signal_peer "$(b_port $k 0)"
 			if [ "$r" = "$rounds" ] && [ "${RCG_bench_storm:-1000}" -gt 0 ]; then
 				bench_server_storm "$m" "$k"
 			fi
 			wait_peer "$(b_port $k 4)"
-			kill $cmt $srv 2>/dev/null
-			wait $cmt $srv 2>/dev/null
+			kill $cmt $srv $srv6 2>/dev/null
+			wait $cmt $srv $srv6 2>/dev/null
 			kill $(pidof cmtime) 2>/dev/null
 			while pidof cmtime > /dev/null; do sleep 0.1; done
 			grep -vE '^(create|resolv|connect|disconnect|destroy|step|[a-z ]*:)' /tmp/b.cmtime.$k |
@@ -119,6 +137,7 @@ bench_server() {
 		done
 	done
 	sysctl -qw net.ipv4.conf.all.arp_ignore=0
+	! b_ipv6 || rxe_fixed || rxe_guard6 del fd00::1 fd00::2
 }
 
 # bench_server_storm MODE K: the server's side of the storm.
@@ -281,6 +300,38 @@ bench_client_storm() {
 		sh -c "[ \$(grep -c '^BENCH summary' /tmp/b.storm.$k) = $p ] && grep -q '^BENCH conn=1 ' /tmp/b.after.$k"
 }
 
+# b_neigh6 ADDR MAC NUD: the client's IPv6 neighbour entry for ADDR.
+b_neigh6() { $IP -6 neigh replace "$1" lladdr "$2" dev eth0 nud "$3"; }
+
+# bench_client_ipv6 K ROUND MODE: normal, stale and mismatch over IPv6.
+# The entries are planted, as for IPv4: fd00::2's permanent on eth1's MAC
+# (where misdirected REQs go), fd00::1's on eth0's or, stale, eth1's.
+bench_client_ipv6() {
+	b_neigh6 fd00::2 "$mac1" permanent
+	b_neigh6 fd00::1 "$mac0" reachable
+	cm_bench -c fd00::1 -p 7602 -n "$normal" -t 60 > /tmp/b.normal6.$1 2>&1
+	sed "s/^/[client normal6] /" /tmp/b.normal6.$1
+	med6=$(b_median /tmp/b.normal6.$1)
+	echo "BENCH recovery r=$2 mode=$3 case=normal6 result=$([ -n "$med6" ] && echo established || echo failed) n=$normal" \
+		"ok=$(grep -c 'result=established' /tmp/b.normal6.$1) us=${med6:-0}"
+
+	b_neigh6 fd00::1 "$mac1" stale
+	x0=$(b_retx)
+	cm_bench -c fd00::1 -p 7602 -t 120 > /tmp/b.stale6.$1 2>&1
+	b_one stale6 /tmp/b.stale6.$1 $2 $3 "$x0"
+	ok1=$?
+
+	b_neigh6 fd00::1 "$mac1" stale
+	x0=$(b_retx)
+	cm_bench -c fd00::1 -p 7602 -d fd00::2 -t 60 > /tmp/b.mismatch6.$1 2>&1
+	b_one mismatch6 /tmp/b.mismatch6.$1 $2 $3 "$x0"
+	ok2=$?
+	b_neigh6 fd00::1 "$mac0" reachable
+	good=0
+	[ -n "$med6" ] && [ $ok1 = 0 ] && [ $ok2 = 0 ] && good=1
+	check "bench: round $2 $3: IPv6 normal ($med6 us), stale and mismatch connects have an outcome" [ $good = 1 ]
+}
+
 bench_client() {
 	srv0=$RCG_peer srv1=$(echo "$RCG_peer" | sed 's/\.1$/.2/')
 	conns=${RCG_bench_conns:-500}
@@ -290,7 +341,7 @@ bench_client() {
 	cmtime -h 2>&1 | grep -q '\[-n' && threads=1
 	echo "[client] cmtime's threaded mode (-n): ${threads:-not in this rdma-core ($(cmtime -h 2>&1 | tr '\n' ' ' | cut -c1-120))}"
 	echo "BENCH config rounds=$rounds modes=$(b_modes | tr ' ' ,) conns=$conns normal=$normal" \
-		"storm=${RCG_bench_storm:-1000} procs=${RCG_bench_procs:-4} cmtime_threads=${threads:-0} kernel=$(uname -r)"
+		"storm=${RCG_bench_storm:-1000} procs=${RCG_bench_procs:-4} ipv6=${RCG_bench_ipv6:-1} cmtime_threads=${threads:-0} kernel=$(uname -r)"
 	for r in $(seq 1 "$rounds"); do
 		for m in $(b_modes); do
 			k=$((k + 1))
@@ -302,6 +353,10 @@ bench_client() {
 				mac0=$($IP neigh show "$srv0" dev eth0 | sed -n 's/.*lladdr \([^ ]*\).*/\1/p')
 				mac1=$($IP neigh show "$srv1" dev eth0 | sed -n 's/.*lladdr \([^ ]*\).*/\1/p')
 				echo "[client] $srv0 is at $mac0, $srv1 at $mac1"
+				if b_ipv6; then
+					run $IP -6 addr add fd00::100/64 dev eth0 nodad
+					wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0100" /sys/class/infiniband/rxe0/ports/1/gids/*
+				fi
 			fi
 			bench_cmtime $k $r $m plain
 			[ -z "$threads" ] || bench_cmtime $k $r $m threads -n 4
@@ -340,6 +395,7 @@ bench_client() {
 			good=0
 			[ -n "$med" ] && [ $ok1 = 0 ] && [ $ok2 = 0 ] && [ $ok3 = 0 ] && good=1
 			check "bench: round $r $m: normal ($med us), stale-right, stale and mismatch connects have an outcome" [ $good = 1 ]
+			! b_ipv6 || bench_client_ipv6 $k $r $m
 
 			if [ "$r" = "$rounds" ] && [ "${RCG_bench_storm:-1000}" -gt 0 ]; then
 				bench_client_storm "$m" "$k"
