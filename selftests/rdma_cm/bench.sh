@@ -16,9 +16,9 @@
 # read_limit_clamp=1, gid_reject_retries=2; mode reject: ours with
 # gid_mismatch=reject on every port), then the client measures:
 #
-#   cmtime     cmtime -c rcg.bench_conns to a cmtime server on .1, and
-#              again with its threaded mode when the installed cmtime has
-#              one (-n); per step the microseconds per connection
+#   cmtime     cmtime -c rcg.bench_conns to a cmtime server on .1 (rdma-core
+#              44's, which has no threaded mode); per step the
+#              microseconds per connection
 #   normal     cm_bench: rcg.bench_normal connects to .1, time from
 #              rdma_resolve_addr() to ESTABLISHED (median)
 #   staleok    the client's entry for .1 'nud stale' on the right MAC
@@ -337,11 +337,16 @@ bench_client() {
 	conns=${RCG_bench_conns:-500}
 	normal=${RCG_bench_normal:-5}
 	rounds=$(b_rounds) k=0
-	threads=
-	cmtime -h 2>&1 | grep -q '\[-n' && threads=1
-	echo "[client] cmtime's threaded mode (-n): ${threads:-not in this rdma-core ($(cmtime -h 2>&1 | tr '\n' ' ' | cut -c1-120))}"
+	# rdma-core 44's cmtime (Debian 12) has no threaded mode.  Newer
+	# ones have (-n), with another command line (-L, -C: an OOB mesh),
+	# which this script does not speak yet: it says so and runs none.
+	threads=0
+	if cmtime -h 2>&1 | grep -q 'num_threads'; then
+		echo "[client] this cmtime has a threaded mode and a command line that bench.sh does not speak"
+		threads=unsupported
+	fi
 	echo "BENCH config rounds=$rounds modes=$(b_modes | tr ' ' ,) conns=$conns normal=$normal" \
-		"storm=${RCG_bench_storm:-1000} procs=${RCG_bench_procs:-4} ipv6=${RCG_bench_ipv6:-1} cmtime_threads=${threads:-0} kernel=$(uname -r)"
+		"storm=${RCG_bench_storm:-1000} procs=${RCG_bench_procs:-4} ipv6=${RCG_bench_ipv6:-1} cmtime_threads=$threads kernel=$(uname -r)"
 	for r in $(seq 1 "$rounds"); do
 		for m in $(b_modes); do
 			k=$((k + 1))
@@ -359,7 +364,6 @@ bench_client() {
 				fi
 			fi
 			bench_cmtime $k $r $m plain
-			[ -z "$threads" ] || bench_cmtime $k $r $m threads -n 4
 
 			b_plant_right
 			cm_bench -c "$srv0" -p 7601 -n "$normal" -t 60 > /tmp/b.normal.$k 2>&1
