@@ -29,6 +29,7 @@
 #   mismatch   the entry planted as in gidretry.sh and the REQ misdirected
 #              to rxe1's GID (cm_bench -d): rejected with 12 by our server,
 #              retried by our client; stock's outcome is recorded as is
+#   (rcg.bench_recovery=0: none of the recovery cases)
 #   normal6, stale6, mismatch6   the same over IPv6 (rcg.bench_ipv6=0: not):
 #              fd00::1 on eth0, fd00::2 on eth1, the client fd00::100; the
 #              server drops IPv6 packets for one NIC's address that arrive
@@ -54,6 +55,7 @@ B_RMMOD=/usr/local/bin/rmmod
 b_rounds() { echo "${RCG_bench_rounds:-3}"; }
 b_modes() { echo "${RCG_bench_modes:-stock,ours}" | tr , ' '; }
 b_ipv6() { [ "${RCG_bench_ipv6:-1}" = 1 ]; }
+b_recovery() { [ "${RCG_bench_recovery:-1}" = 1 ]; }
 
 # b_swap MODE: unload whatever rdma_cm is loaded and load MODE's.
 b_swap() {
@@ -346,7 +348,7 @@ bench_client() {
 		threads=unsupported
 	fi
 	echo "BENCH config rounds=$rounds modes=$(b_modes | tr ' ' ,) conns=$conns normal=$normal" \
-		"storm=${RCG_bench_storm:-1000} procs=${RCG_bench_procs:-4} ipv6=${RCG_bench_ipv6:-1} cmtime_threads=$threads kernel=$(uname -r)"
+		"storm=${RCG_bench_storm:-1000} procs=${RCG_bench_procs:-4} ipv6=${RCG_bench_ipv6:-1} recovery=${RCG_bench_recovery:-1} cmtime_threads=$threads kernel=$(uname -r)"
 	for r in $(seq 1 "$rounds"); do
 		for m in $(b_modes); do
 			k=$((k + 1))
@@ -365,41 +367,10 @@ bench_client() {
 			fi
 			bench_cmtime $k $r $m plain
 
-			b_plant_right
-			cm_bench -c "$srv0" -p 7601 -n "$normal" -t 60 > /tmp/b.normal.$k 2>&1
-			sed "s/^/[client normal] /" /tmp/b.normal.$k
-			med=$(b_median /tmp/b.normal.$k)
-			echo "BENCH recovery r=$r mode=$m case=normal result=$([ -n "$med" ] && echo established || echo failed) n=$normal" \
-				"ok=$(grep -c 'result=established' /tmp/b.normal.$k) us=${med:-0}"
-
-			# Stale but right: what soliciting before use would cost.
-			$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud stale
-			x0=$(b_retx)
-			cm_bench -c "$srv0" -p 7601 -t 60 > /tmp/b.staleok.$k 2>&1
-			b_one staleok /tmp/b.staleok.$k $r $m "$x0"
-			ok1=$?
-
-			# Stale and wrong: the entry points at the server's eth1.
-			$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
-			x0=$(b_retx)
-			cm_bench -c "$srv0" -p 7601 -t 120 > /tmp/b.stale.$k 2>&1
-			b_one stale /tmp/b.stale.$k $r $m "$x0"
-			ok2=$?
-			b_plant_right
-
-			# Mismatch: the REQ misdirected to rxe1 (gidretry.sh).
-			$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
-			$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
-			x0=$(b_retx)
-			cm_bench -c "$srv0" -p 7601 -d "$srv1" -t 60 > /tmp/b.mismatch.$k 2>&1
-			b_one mismatch /tmp/b.mismatch.$k $r $m "$x0"
-			ok3=$?
-			b_plant_right
-			$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud reachable
-			good=0
-			[ -n "$med" ] && [ $ok1 = 0 ] && [ $ok2 = 0 ] && [ $ok3 = 0 ] && good=1
-			check "bench: round $r $m: normal ($med us), stale-right, stale and mismatch connects have an outcome" [ $good = 1 ]
-			! b_ipv6 || bench_client_ipv6 $k $r $m
+			if b_recovery; then
+				bench_client_recovery $k $r $m
+				! b_ipv6 || bench_client_ipv6 $k $r $m
+			fi
 
 			if [ "$r" = "$rounds" ] && [ "${RCG_bench_storm:-1000}" -gt 0 ]; then
 				bench_client_storm "$m" "$k"
@@ -407,4 +378,43 @@ bench_client() {
 			signal_peer "$(b_port $k 4)"
 		done
 	done
+}
+
+# bench_client_recovery K ROUND MODE: normal, stale-ok, stale, mismatch.
+bench_client_recovery() {
+	k=$1 r=$2 m=$3
+	b_plant_right
+	cm_bench -c "$srv0" -p 7601 -n "$normal" -t 60 > /tmp/b.normal.$k 2>&1
+	sed "s/^/[client normal] /" /tmp/b.normal.$k
+	med=$(b_median /tmp/b.normal.$k)
+	echo "BENCH recovery r=$r mode=$m case=normal result=$([ -n "$med" ] && echo established || echo failed) n=$normal" \
+		"ok=$(grep -c 'result=established' /tmp/b.normal.$k) us=${med:-0}"
+
+	# Stale but right: what soliciting before use would cost.
+	$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud stale
+	x0=$(b_retx)
+	cm_bench -c "$srv0" -p 7601 -t 60 > /tmp/b.staleok.$k 2>&1
+	b_one staleok /tmp/b.staleok.$k $r $m "$x0"
+	ok1=$?
+
+	# Stale and wrong: the entry points at the server's eth1.
+	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+	x0=$(b_retx)
+	cm_bench -c "$srv0" -p 7601 -t 120 > /tmp/b.stale.$k 2>&1
+	b_one stale /tmp/b.stale.$k $r $m "$x0"
+	ok2=$?
+	b_plant_right
+
+	# Mismatch: the REQ misdirected to rxe1 (gidretry.sh).
+	$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
+	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+	x0=$(b_retx)
+	cm_bench -c "$srv0" -p 7601 -d "$srv1" -t 60 > /tmp/b.mismatch.$k 2>&1
+	b_one mismatch /tmp/b.mismatch.$k $r $m "$x0"
+	ok3=$?
+	b_plant_right
+	$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud reachable
+	good=0
+	[ -n "$med" ] && [ $ok1 = 0 ] && [ $ok2 = 0 ] && [ $ok3 = 0 ] && good=1
+	check "bench: round $r $m: normal ($med us), stale-right, stale and mismatch connects have an outcome" [ $good = 1 ]
 }
