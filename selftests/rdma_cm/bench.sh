@@ -38,10 +38,12 @@
 #
 # In the last round of each mode: the storm, rcg.bench_storm misdirected
 # connects from rcg.bench_procs client processes at once; the server
-# reports its rdma_cm warning lines per 5 s window (dmesg time stamps from
-# the burst's start) and its system and softirq CPU time during the burst
-# (/proc/stat); the client each connect's outcome, the retries (counters,
-# cm_gid_retry trace) and a normal connect right after the storm.
+# reports its rdma_cm warning lines per 5 s window and the most in any
+# 5 s (dmesg time stamps between two marks it writes to /dev/kmsg at the
+# burst's start and end) and its system and softirq CPU time during the
+# burst (/proc/stat); the client each connect's outcome, the retries
+# (counters, cm_gid_retry trace), ib_cm's REQ retransmissions and a
+# normal connect right after the storm.
 #
 # Every result is a "BENCH ..." line on the client's or server's console
 # (scripts/bench turns them into the table and build/bench/bench.json).
