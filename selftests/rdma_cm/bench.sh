@@ -116,6 +116,7 @@ bench_server() {
 		for m in $(b_modes); do
 			k=$((k + 1))
 			check "bench: round $r $m: rdma_cm swapped" b_swap "$m"
+			echo "[server] # cmtime -b $a -p 7472 (again after each run); cm_bench -s $a -p 7601$(b_ipv6 && echo '; cm_bench -s fd00::1 -p 7602')"
 			(while :; do cmtime -b "$a" -p 7472 || sleep 0.2; done) > /tmp/b.cmtime.$k 2>&1 &
 			cmt=$!
 			cm_bench -s "$a" -p 7601 > /tmp/b.srv.$k 2>&1 &
@@ -240,7 +241,7 @@ bench_cmtime() {
 	checkd /tmp/b.cmt.$k.$v "bench: round $r $m: cmtime $v, $conns connections: a number for each step" [ $good = 1 ]
 }
 
-b_plant_right() { $IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable; }
+b_plant_right() { run $IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable; }
 
 # bench_client_storm MODE K: the client's side of the storm.
 bench_client_storm() {
@@ -248,8 +249,8 @@ bench_client_storm() {
 	each=$(((n + p - 1) / p))
 	# As gidretry.sh's gr_plant: .2's entry permanent (the misdirected
 	# REQs go there), .1's stale on eth1's MAC.
-	$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
-	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+	run $IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
+	run $IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
 	r0=0 f0=0
 	if [ "$m" != stock ]; then
 		r0=$(cat $B_CFS/rxe0/ports/1/gid_retry_count)
@@ -296,16 +297,16 @@ bench_client_storm() {
 	echo "BENCH storm mode=$m connects=$((each * p)) wall_ms=$((t1 - t0)) $sums outcomes=$outcomes" \
 		"slowest_us=${slow:-0} retries=$retries retries_failed=$failed max_attempt=${maxatt:-0} budget=$budget req_retx=$((x1 - x0))"
 	b_plant_right
-	$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud reachable
+	run $IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud reachable
 	# A normal connect right after the storm.
-	cm_bench -c "$srv0" -p 7601 -t 60 > /tmp/b.after.$k 2>&1
+	run cm_bench -c "$srv0" -p 7601 -t 60 > /tmp/b.after.$k 2>&1
 	b_one after-storm /tmp/b.after.$k "$(b_rounds)" "$m"
 	check "bench: storm $m: every client process reported, a connect after it has an outcome" \
 		sh -c "[ \$(grep -c '^BENCH summary' /tmp/b.storm.$k) = $p ] && grep -q '^BENCH conn=1 ' /tmp/b.after.$k"
 }
 
 # b_neigh6 ADDR MAC NUD: the client's IPv6 neighbour entry for ADDR.
-b_neigh6() { $IP -6 neigh replace "$1" lladdr "$2" dev eth0 nud "$3"; }
+b_neigh6() { run $IP -6 neigh replace "$1" lladdr "$2" dev eth0 nud "$3"; }
 
 # bench_client_ipv6 K ROUND MODE: normal, stale and mismatch over IPv6.
 # The entries are planted, as for IPv4: fd00::2's permanent on eth1's MAC
@@ -313,7 +314,7 @@ b_neigh6() { $IP -6 neigh replace "$1" lladdr "$2" dev eth0 nud "$3"; }
 bench_client_ipv6() {
 	b_neigh6 fd00::2 "$mac1" permanent
 	b_neigh6 fd00::1 "$mac0" reachable
-	cm_bench -c fd00::1 -p 7602 -n "$normal" -t 60 > /tmp/b.normal6.$1 2>&1
+	run cm_bench -c fd00::1 -p 7602 -n "$normal" -t 60 > /tmp/b.normal6.$1 2>&1
 	sed "s/^/[client normal6] /" /tmp/b.normal6.$1
 	med6=$(b_median /tmp/b.normal6.$1)
 	echo "BENCH recovery r=$2 mode=$3 case=normal6 result=$([ -n "$med6" ] && echo established || echo failed) n=$normal" \
@@ -321,13 +322,13 @@ bench_client_ipv6() {
 
 	b_neigh6 fd00::1 "$mac1" stale
 	x0=$(b_retx)
-	cm_bench -c fd00::1 -p 7602 -t 120 > /tmp/b.stale6.$1 2>&1
+	run cm_bench -c fd00::1 -p 7602 -t 120 > /tmp/b.stale6.$1 2>&1
 	b_one stale6 /tmp/b.stale6.$1 $2 $3 "$x0"
 	ok1=$?
 
 	b_neigh6 fd00::1 "$mac1" stale
 	x0=$(b_retx)
-	cm_bench -c fd00::1 -p 7602 -d fd00::2 -t 60 > /tmp/b.mismatch6.$1 2>&1
+	run cm_bench -c fd00::1 -p 7602 -d fd00::2 -t 60 > /tmp/b.mismatch6.$1 2>&1
 	b_one mismatch6 /tmp/b.mismatch6.$1 $2 $3 "$x0"
 	ok2=$?
 	b_neigh6 fd00::1 "$mac0" reachable
@@ -386,36 +387,36 @@ bench_client() {
 bench_client_recovery() {
 	k=$1 r=$2 m=$3
 	b_plant_right
-	cm_bench -c "$srv0" -p 7601 -n "$normal" -t 60 > /tmp/b.normal.$k 2>&1
+	run cm_bench -c "$srv0" -p 7601 -n "$normal" -t 60 > /tmp/b.normal.$k 2>&1
 	sed "s/^/[client normal] /" /tmp/b.normal.$k
 	med=$(b_median /tmp/b.normal.$k)
 	echo "BENCH recovery r=$r mode=$m case=normal result=$([ -n "$med" ] && echo established || echo failed) n=$normal" \
 		"ok=$(grep -c 'result=established' /tmp/b.normal.$k) us=${med:-0}"
 
 	# Stale but right: what soliciting before use would cost.
-	$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud stale
+	run $IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud stale
 	x0=$(b_retx)
-	cm_bench -c "$srv0" -p 7601 -t 60 > /tmp/b.staleok.$k 2>&1
+	run cm_bench -c "$srv0" -p 7601 -t 60 > /tmp/b.staleok.$k 2>&1
 	b_one staleok /tmp/b.staleok.$k $r $m "$x0"
 	ok1=$?
 
 	# Stale and wrong: the entry points at the server's eth1.
-	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+	run $IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
 	x0=$(b_retx)
-	cm_bench -c "$srv0" -p 7601 -t 120 > /tmp/b.stale.$k 2>&1
+	run cm_bench -c "$srv0" -p 7601 -t 120 > /tmp/b.stale.$k 2>&1
 	b_one stale /tmp/b.stale.$k $r $m "$x0"
 	ok2=$?
 	b_plant_right
 
 	# Mismatch: the REQ misdirected to rxe1 (gidretry.sh).
-	$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
-	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+	run $IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
+	run $IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
 	x0=$(b_retx)
-	cm_bench -c "$srv0" -p 7601 -d "$srv1" -t 60 > /tmp/b.mismatch.$k 2>&1
+	run cm_bench -c "$srv0" -p 7601 -d "$srv1" -t 60 > /tmp/b.mismatch.$k 2>&1
 	b_one mismatch /tmp/b.mismatch.$k $r $m "$x0"
 	ok3=$?
 	b_plant_right
-	$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud reachable
+	run $IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud reachable
 	good=0
 	[ -n "$med" ] && [ $ok1 = 0 ] && [ $ok2 = 0 ] && [ $ok3 = 0 ] && good=1
 	check "bench: round $r $m: normal ($med us), stale-right, stale and mismatch connects have an outcome" [ $good = 1 ]
