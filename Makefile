@@ -29,6 +29,7 @@ help:
 	@echo "make check         everything above, as CI runs it"
 	@echo "make check-bases   Debian's 7.3 and 7.2 kernels: module, abi-check, DKMS, VM tests (sid root)"
 	@echo "make demo          the before/after table, stock rdma_cm against ours"
+	@echo "make bench         stock rdma_cm against ours in one boot: cmtime, recovery, storm (BENCH_SIZE=small)"
 	@echo "make dkms-install  build and install the module with DKMS on this host"
 	@echo "make deb           build/rdma-cm-guard-dkms_<version>_all.deb (dh, dh_dkms)"
 	@echo "make package-test  the .deb in a debootstrapped bookworm root: install, kernel updates, remove"
