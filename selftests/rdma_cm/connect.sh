@@ -64,7 +64,7 @@ connect_rebind() {
 rxe_send_err() { cat /sys/class/infiniband/rxe0/ports/1/hw_counters/send_err; }
 qp1_state() { $RDMA res show qp link rxe0/1 lqpn 1 | sed -n 's/.* state \([A-Z]*\) .*/\1/p'; }
 connect_qp1() {
-	local name="connect: a REQ retransmitted while the client's address is removed fails in IP; QP1 stays in RTS and rping connects once the address is back"
+	local name="connect: a REQ retransmitted while the client's address is removed cannot be sent; QP1 stays in RTS and rping connects once the address is back"
 	local mine ghost=192.0.2.99 e0 e1 st hold
 	if ! rxe_fixed; then
 		skip "$name (stock rxe moves QP1 to the error state for good: patches/rxe/0002)"
