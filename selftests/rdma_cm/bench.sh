@@ -163,7 +163,8 @@ bench_server_storm() {
 	[ "$1" = stock ] || j1=$(cat $B_CFS/rxe1/ports/1/gid_reject_count)
 	dmesg > /tmp/b.dmesg.$2
 	# rdma_cm's lines from the burst's start to its end: IP-to-GID
-	# mismatch warnings and the rate limit's "N callbacks suppressed",
+	# mismatch warnings (and a "callbacks suppressed" line, which the
+	# rate limit no longer logs on its own),
 	# per 5 s window from the start, and the most in any 5 s (sliding).
 	win=$(tr -d '[]' < /tmp/b.dmesg.$2 | awk '
 		/rdma-cm-guard bench: storm start/ { t0 = $1; on = 1; next }
