@@ -35,15 +35,18 @@
 #   linkdel    ours, 'rdma link del rxe0' on the client during the retry
 #   netdown    ours, 'ip link set eth0 down' on the client during the retry
 #   stale      unmodified rping (20 times) and ucmatose, no misdirection by
-#              the application: the stale entry sends the REQ to eth1,
-#              whose rxe1 drops it (no GID for 192.0.2.1); when ARP heals
-#              the entry, stock aborts the connect (UNREACHABLE), ours
-#              lets ib_cm's retransmission of the REQ, which rxe sends
-#              to the new MAC, complete it (an unanswered one ends
-#              UNREACHABLE after a grace, see grace).  The client's
-#              neighbour timers are shortened
-#              (delay_first_probe 1 s, 1 unicast probe of 200 ms) so that
-#              20 runs fit in the test's time.
+#              the application, with the neighbour layer's default timers:
+#              the stale entry sends stock's REQ to eth1, whose rxe1 drops
+#              it (no GID for 192.0.2.1), and when ARP heals the entry
+#              (delay_first_probe_time 5 s, then probes) stock aborts the
+#              connect (UNREACHABLE).  Ours solicits the stale entry afresh
+#              by broadcast when the address is resolved
+#              (neigh_refresh_count, one per connect), and the REQ goes to
+#              eth0: each connect establishes well before 5 s.  Then, ours
+#              only: the entry stale but right (one solicitation, connects);
+#              20 ucmatose connects at once through one stale entry (one
+#              solicitation for all 20); gid_reject_retries 0 (none, as
+#              stock)
 #   grace      unmodified rping whose entry changes, while its REQ is
 #              out, to a MAC that no NIC has: nothing answers, as on a RoCE
 #              NIC that keeps the AV's MAC: stock ends it UNREACHABLE at
@@ -87,10 +90,12 @@ gidretry_server() {
 	rp=$!
 	(while :; do ucmatose -b "$a" -p 7493 -c 1 -C 1 || sleep 0.2; done) > /tmp/gr.ucm.srv 2>&1 &
 	um=$!
-	wait_listen 7492 7493
+	(while :; do ucmatose -b "$a" -p 7495 -c 20 -C 1 || sleep 0.2; done) > /tmp/gr.ucm20.srv 2>&1 &
+	um20=$!
+	wait_listen 7492 7493 7495
 	signal_peer 9505
 	wait_peer 9506
-	kill $rp $um $race 2>/dev/null
+	kill $rp $um $um20 $race 2>/dev/null
 	sed 's/^/[server rping] /' /tmp/gr.rping.srv | tail -n 30
 	sed 's/^/[server ucmatose] /' /tmp/gr.ucm.srv | tail -n 10
 	gr_server_ours && check "gidretry: the server rejected misdirected REQs with 12" \
@@ -115,11 +120,11 @@ gr_connect() {
 	echo $? > /tmp/gr.$name.rc
 	sed "s/^/[client $name] /" /tmp/gr.$name.cli
 }
+# gr_refreshed: the stale entries that the client's port solicited afresh.
+gr_refreshed() { cat "$GR_CFS/rxe0/ports/1/neigh_refresh_count" 2>/dev/null || echo 0; }
 # gr_stale: unmodified rping and ucmatose through a stale entry for .1.
 gr_stale() {
-	for k in delay_first_probe_time=1 ucast_solicit=1 retrans_time_ms=200; do
-		sysctl -qw net.ipv4.neigh.eth0.$k
-	done
+	r0=$(gr_refreshed)
 	# rcg.stale_runs=N (kernel command line) runs rping N times.
 	n=1
 	gr_client_ours && n=${RCG_stale_runs:-$(gr_runs)}
@@ -157,15 +162,48 @@ gr_stale() {
 		# their trace: one miss is allowed, and it shows its trace.
 		check "gidretry: stale neighbour: rping $okr of $n established (slowest $worst ms)" [ $okr -ge $((n - 1)) ]
 		check "gidretry: stale neighbour: ucmatose completes" [ $okt = 0 ]
+		refreshed=$(( $(gr_refreshed) - r0 ))
+		check "gidretry: stale neighbour: each of the $((n + 1)) connects solicited the stale entry afresh (neigh_refresh_count +$refreshed)" \
+			[ $refreshed = $((n + 1)) ]
+		check "gidretry: stale neighbour: no connect waited for the neighbour layer's delay_first_probe_time (5 s): slowest $worst ms" \
+			[ $worst -lt 5000 ]
+		$IP neigh show "$srv0" dev eth0 | sed 's/^/[client stale neigh] /'
+		check "gidretry: stale neighbour: the entry names eth0's MAC now" \
+			sh -c "$IP neigh show $srv0 dev eth0 | grep -q $mac0"
 		demo "stale neighbour: rping $okr/$n, slowest $worst ms; ucmatose ok"
+		gr_stale_more
 	else
 		check "gidretry: stale neighbour: stock rping fails" [ $okr = 0 ]
 		check "gidretry: stale neighbour: stock ucmatose fails" [ $okt != 0 ]
 		demo "stale neighbour: rping fails ($(grep -o 'UNREACHABLE\|error' /tmp/gr.rping.1 | head -n1))"
 	fi
-	for k in delay_first_probe_time=5 ucast_solicit=3 retrans_time_ms=1000; do
-		sysctl -qw net.ipv4.neigh.eth0.$k
-	done
+}
+
+# gr_stale_more: ours only.  The entry stale but right; 20 connects at once
+# through one stale entry; and gid_reject_retries 0.
+gr_stale_more() {
+	$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud stale
+	r1=$(gr_refreshed) t0=$(gr_ms)
+	timeout 30 rping -c -a "$srv0" -p 7492 -C 1 > /tmp/gr.staleok 2>&1
+	rc=$? dt=$(( $(gr_ms) - t0 ))
+	checkd /tmp/gr.staleok "gidretry: stale but right: rping connects in $dt ms, one solicitation (neigh_refresh_count +$(( $(gr_refreshed) - r1 )))" \
+		sh -c "{ [ $rc = 0 ] || grep -q 'DISCONNECT EVENT' /tmp/gr.staleok; } && [ $(( $(gr_refreshed) - r1 )) = 1 ]"
+
+	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+	r1=$(gr_refreshed)
+	timeout 60 ucmatose -s "$srv0" -p 7495 -c 20 -C 1 > /tmp/gr.burst 2>&1
+	rc=$?
+	checkd /tmp/gr.burst "gidretry: stale neighbour: 20 ucmatose connects at once complete with one solicitation for all (neigh_refresh_count +$(( $(gr_refreshed) - r1 )))" \
+		sh -c "[ $rc = 0 ] && [ $(( $(gr_refreshed) - r1 )) = 1 ]"
+
+	echo 0 > "$GR_CFS/rxe0/ports/1/gid_reject_retries"
+	$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud stale
+	r1=$(gr_refreshed)
+	timeout 30 rping -c -a "$srv0" -p 7492 -C 1 > /tmp/gr.refoff 2>&1
+	rc=$?
+	checkd /tmp/gr.refoff "gidretry: gid_reject_retries 0: the stale entry is used as it is, as stock does (rping connects, no solicitation)" \
+		sh -c "{ [ $rc = 0 ] || grep -q 'DISCONNECT EVENT' /tmp/gr.refoff; } && [ $(gr_refreshed) = $r1 ]"
+	echo 2 > "$GR_CFS/rxe0/ports/1/gid_reject_retries"
 }
 
 # gr_grace: the neighbour entry of a connect whose REQ is out changes to a
@@ -180,7 +218,8 @@ gr_stale() {
 # grace, so it is tried again, three times at most.
 gr_grace() {
 	for try in 1 2 3; do
-		$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+		# Reachable, not stale: ours would solicit a stale entry afresh.
+		$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud reachable
 		timeout 150 rping -c -a "$srv0" -p 7492 -C 1 > /tmp/gr.grace 2>&1 &
 		pid=$!
 		wait_for 10 sh -c "$RDMA res show cm_id | grep -q 'state CONNECT'"
