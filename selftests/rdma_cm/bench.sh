@@ -45,6 +45,12 @@
 # (counters, cm_gid_retry trace), ib_cm's REQ retransmissions and a
 # normal connect right after the storm.
 #
+# In the last round of each mode, before the storm: the burst,
+# rcg.bench_burst_runs runs (default 10) of rcg.bench_burst connects
+# (default 100) at once, from as many cm_bench processes that start
+# together (cm_bench -f), plain and misdirected (as mismatch) in turn:
+# the wall time of each, ib_cm's REQ retransmissions and our retries.
+#
 # Every result is a "BENCH ..." line on the client's or server's console
 # (scripts/bench turns them into the table and build/bench/bench.json).
 # The test points only say that each measurement produced its numbers:
@@ -244,6 +250,39 @@ bench_cmtime() {
 
 b_plant_right() { run $IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable; }
 
+# bench_client_burst MODE: N connects at once, plain, then misdirected
+# through the stale entry as in the storm, RUNS times.
+bench_client_burst() {
+	m=$1 n=${RCG_bench_burst:-100} runs=${RCG_bench_burst_runs:-10}
+	run $IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
+	for i in $(seq 1 "$runs"); do
+		for kind in plain misdirected; do
+			if [ $kind = plain ]; then
+				b_plant_right
+				set --
+			else
+				run $IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
+				set -- -d "$srv1"
+			fi
+			r0=0
+			[ "$m" = stock ] || r0=$(cat $B_CFS/rxe0/ports/1/gid_retry_count)
+			x0=$(b_retx)
+			cm_bench -c "$srv0" -p 7601 -f "$n" -n 1 -t 60 "$@" > /tmp/b.burst 2>&1
+			x1=$(b_retx)
+			r1=0
+			[ "$m" = stock ] || r1=$(cat $B_CFS/rxe0/ports/1/gid_retry_count)
+			line=$(grep '^BENCH burst ' /tmp/b.burst)
+			est=$(grep -c 'result=established' /tmp/b.burst)
+			echo "BENCH burst mode=$m run=$i kind=$kind n=$n established=$est" \
+				"${line#BENCH burst } req_retx=$((x1 - x0)) retries=$((r1 - r0))"
+		done
+	done
+	b_plant_right
+	run $IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud reachable
+	check "bench: burst $m: $runs runs of $n connects at once, plain and misdirected, timed" \
+		[ -n "$line" ]
+}
+
 # bench_client_storm MODE K: the client's side of the storm.
 bench_client_storm() {
 	m=$1 k=$2 n=${RCG_bench_storm:-1000} p=${RCG_bench_procs:-4}
@@ -352,7 +391,7 @@ bench_client() {
 		threads=unsupported
 	fi
 	echo "BENCH config rounds=$rounds modes=$(b_modes | tr ' ' ,) conns=$conns normal=$normal" \
-		"storm=${RCG_bench_storm:-1000} procs=${RCG_bench_procs:-4} ipv6=${RCG_bench_ipv6:-1} recovery=${RCG_bench_recovery:-1} cmtime_threads=$threads kernel=$(uname -r)"
+		"storm=${RCG_bench_storm:-1000} procs=${RCG_bench_procs:-4} burst=${RCG_bench_burst:-100} burst_runs=${RCG_bench_burst_runs:-10} ipv6=${RCG_bench_ipv6:-1} recovery=${RCG_bench_recovery:-1} cmtime_threads=$threads kernel=$(uname -r)"
 	for r in $(seq 1 "$rounds"); do
 		for m in $(b_modes); do
 			k=$((k + 1))
@@ -376,6 +415,9 @@ bench_client() {
 				! b_ipv6 || bench_client_ipv6 $k $r $m
 			fi
 
+			if [ "$r" = "$rounds" ] && [ "${RCG_bench_burst:-100}" -gt 0 ]; then
+				bench_client_burst "$m"
+			fi
 			if [ "$r" = "$rounds" ] && [ "${RCG_bench_storm:-1000}" -gt 0 ]; then
 				bench_client_storm "$m" "$k"
 			fi

@@ -7,6 +7,7 @@
  *
  *   cm_bench -s ADDR [-p PORT]
  *   cm_bench -c ADDR [-p PORT] [-d DGID_ADDR] [-n COUNT] [-t SECONDS]
+ *            [-f FORKS]
  *
  * Server (-s): listens on ADDR, accepts every request with a QP, destroys
  * each connection when the client disconnects, until killed.  It prints
@@ -28,6 +29,15 @@
  * reject reason); T microseconds from rdma_resolve_addr() to that event.
  * Exit status: 0 when every connect was established, 3 when one was not,
  * 1 usage or setup.
+ *
+ * -f FORKS: FORKS client processes connect at once, COUNT connects each.
+ * Each opens librdmacm before a common start, so that the burst of
+ * connects, not the processes' start, is timed; then
+ *
+ *   BENCH burst forks=F wall_us=W ok=K
+ *
+ * W is the time from the start to the last process's end, K the processes
+ * whose every connect was established.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -36,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <rdma/rdma_cma.h>
@@ -231,18 +242,67 @@ out:
 	return type;
 }
 
+static int client(struct rdma_event_channel *ch, struct addrinfo *ai,
+		  struct addrinfo *dgid, int count, int timeout);
+
+/*
+ * burst: @forks processes of client() at once.  Each creates its event
+ * channel (librdmacm's setup), says so on @ready, and waits for @go to
+ * close.
+ */
+static int burst(struct addrinfo *ai, struct addrinfo *dgid, int count,
+		 int timeout, int forks)
+{
+	int ready[2], go[2], i, st, ok = 0;
+	long long t0;
+	char c;
+
+	if (pipe(ready) || pipe(go)) {
+		perror("pipe");
+		return 1;
+	}
+	for (i = 0; i < forks; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			perror("fork");
+			return 1;
+		}
+		if (!pid) {
+			struct rdma_event_channel *ch;
+
+			close(ready[0]);
+			close(go[1]);
+			ch = rdma_create_event_channel();
+			if (!ch || write(ready[1], "r", 1) != 1 ||
+			    read(go[0], &c, 1) != 0)
+				_exit(1);
+			_exit(client(ch, ai, dgid, count, timeout));
+		}
+	}
+	close(ready[1]);
+	close(go[0]);
+	for (i = 0; i < forks; i++)
+		if (read(ready[0], &c, 1) != 1)
+			return 1;
+	t0 = now_us();
+	close(go[1]);
+	while (wait(&st) > 0)
+		ok += WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	printf("BENCH burst forks=%d wall_us=%lld ok=%d\n", forks,
+	       now_us() - t0, ok);
+	return ok == forks ? 0 : 3;
+}
+
 int main(int argc, char **argv)
 {
 	const char *addr = NULL, *port = "7600", *dgid_addr = NULL;
 	struct addrinfo hints = { .ai_family = AF_UNSPEC };
 	struct addrinfo *ai, *dgid = NULL;
 	struct rdma_event_channel *ch;
-	int is_server = 0, count = 1, timeout = 30, opt, i, type, status;
-	unsigned long est = 0, rej = 0, unr = 0, other = 0, tmo = 0;
-	long long us = 0;
-	const char *res;
+	int is_server = 0, count = 1, timeout = 30, forks = 0, opt;
 
-	while ((opt = getopt(argc, argv, "s:c:p:d:n:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:c:p:d:n:t:f:")) != -1) {
 		switch (opt) {
 		case 's': addr = optarg; is_server = 1; break;
 		case 'c': addr = optarg; break;
@@ -250,6 +310,7 @@ int main(int argc, char **argv)
 		case 'd': dgid_addr = optarg; break;
 		case 'n': count = atoi(optarg); break;
 		case 't': timeout = atoi(optarg); break;
+		case 'f': forks = atoi(optarg); break;
 		default: return 1;
 		}
 	}
@@ -259,13 +320,26 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (forks > 0 && !is_server)
+		return burst(ai, dgid, count, timeout, forks);
 	ch = rdma_create_event_channel();
 	if (!ch) {
 		perror("rdma_create_event_channel");
 		return 1;
 	}
-	if (is_server)
-		return server(ch, ai);
+	if (!is_server)
+		return client(ch, ai, dgid, count, timeout);
+	return server(ch, ai);
+}
+
+static int client(struct rdma_event_channel *ch, struct addrinfo *ai,
+		  struct addrinfo *dgid, int count, int timeout)
+{
+	unsigned long est = 0, rej = 0, unr = 0, other = 0, tmo = 0;
+	int i, type, status;
+	long long us = 0;
+	const char *res;
+
 	for (i = 1; i <= count; i++) {
 		type = one_connect(ch, ai, dgid, timeout, &status, &us);
 		if (type == -1)
