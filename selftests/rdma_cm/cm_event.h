@@ -33,6 +33,29 @@ static inline struct rdma_cm_event *cm_get_event(struct rdma_event_channel *ch,
 	return ev;
 }
 
+/*
+ * cm_expect: the next event of @ch within 10 s must be @want, for @id
+ * unless @id is NULL; otherwise it prints what came, after @tag.
+ * Returns 0 or -1.
+ */
+static inline int cm_expect(struct rdma_event_channel *ch,
+			    struct rdma_cm_id *id,
+			    enum rdma_cm_event_type want, const char *tag)
+{
+	struct rdma_cm_event *ev = cm_get_event(ch, 10000, tag);
+	int ok;
+
+	if (!ev)
+		return -1;
+	ok = (!id || ev->id == id) && ev->event == want;
+	if (!ok)
+		printf("%s: got %s (status %d) on %s id\n", tag,
+		       rdma_event_str(ev->event), ev->status,
+		       !id || ev->id == id ? "this" : "another");
+	rdma_ack_cm_event(ev);
+	return ok ? 0 : -1;
+}
+
 /* The RoCE GID of an IP address: ::ffff:a.b.c.d, or the IPv6 address. */
 static inline void cm_ip_gid(const struct sockaddr *sa, union ibv_gid *gid)
 {

@@ -21,21 +21,6 @@
 
 static struct rdma_event_channel *ch;
 
-static int expect(enum rdma_cm_event_type want, const char *tag)
-{
-	struct rdma_cm_event *ev = cm_get_event(ch, 10000, tag);
-	int ok;
-
-	if (!ev)
-		return -1;
-	ok = ev->event == want;
-	if (!ok)
-		printf("%s: got %s (status %d)\n", tag,
-		       rdma_event_str(ev->event), ev->status);
-	rdma_ack_cm_event(ev);
-	return ok ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
 	struct rdma_conn_param param = { .retry_count = 7 };
@@ -51,9 +36,9 @@ int main(int argc, char **argv)
 	ch = rdma_create_event_channel();
 	if (!ch || rdma_create_id(ch, &id, NULL, RDMA_PS_TCP) ||
 	    rdma_resolve_addr(id, NULL, ai->ai_addr, 2000) ||
-	    expect(RDMA_CM_EVENT_ADDR_RESOLVED, "addr") ||
+	    cm_expect(ch, NULL, RDMA_CM_EVENT_ADDR_RESOLVED, "addr") ||
 	    rdma_resolve_route(id, 2000) ||
-	    expect(RDMA_CM_EVENT_ROUTE_RESOLVED, "route") ||
+	    cm_expect(ch, NULL, RDMA_CM_EVENT_ROUTE_RESOLVED, "route") ||
 	    rdma_connect(id, &param)) {
 		printf("HOLD failed before the REQ\n");
 		return 1;

@@ -37,31 +37,13 @@
 
 static struct rdma_event_channel *ch;
 
-/* The next event of @ch, which must be @want for @id. */
-static int expect(struct rdma_cm_id *id, enum rdma_cm_event_type want,
-		  const char *tag)
-{
-	struct rdma_cm_event *ev = cm_get_event(ch, 10000, tag);
-	int ok;
-
-	if (!ev)
-		return -1;
-	ok = ev->id == id && ev->event == want;
-	if (!ok)
-		printf("%s: got %s (status %d) on %s id\n", tag,
-		       rdma_event_str(ev->event), ev->status,
-		       ev->id == id ? "this" : "another");
-	rdma_ack_cm_event(ev);
-	return ok ? 0 : -1;
-}
-
 static int resolve(struct rdma_cm_id *id, struct sockaddr *dst)
 {
 	if (rdma_resolve_addr(id, NULL, dst, 2000) ||
-	    expect(id, RDMA_CM_EVENT_ADDR_RESOLVED, "addr"))
+	    cm_expect(ch, id, RDMA_CM_EVENT_ADDR_RESOLVED, "addr"))
 		return -1;
 	if (rdma_resolve_route(id, 2000) ||
-	    expect(id, RDMA_CM_EVENT_ROUTE_RESOLVED, "route"))
+	    cm_expect(ch, id, RDMA_CM_EVENT_ROUTE_RESOLVED, "route"))
 		return -1;
 	return 0;
 }

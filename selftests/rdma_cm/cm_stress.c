@@ -296,6 +296,8 @@ struct conn {
 	enum state state;
 	int kind, action, wild, final;
 	long long t0, t_connect, action_at, final_at, hold_at, disc_at;
+	/* for a lost DISCONNECTED: rdma_disconnect()'s errno, TIMEWAIT_EXIT */
+	int disc_err, timewait;
 };
 
 struct ccounts {
@@ -485,6 +487,8 @@ static void conn_event(struct conn *c, struct rdma_cm_event *ev)
 		conn_free(c);
 		return;
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+		c->timewait = 1;
+		return;
 	case RDMA_CM_EVENT_ADDR_CHANGE:
 		return;
 	default:
@@ -537,13 +541,16 @@ static void conn_timers(struct conn *c, long long now)
 		}
 	}
 	if (c->state == S_ESTAB && now >= c->hold_at && c->action == A_NONE) {
-		rdma_disconnect(c->id);
+		if (rdma_disconnect(c->id))
+			c->disc_err = errno;
 		c->state = S_DISC;
 		c->disc_at = now + 150000;
 	}
 	if (c->state == S_DISC && now >= c->disc_at) {
 		cc.disc_lost++;
-		printf("STRESS no DISCONNECTED within 150 s (kind %s)\n", kind_name[c->kind]);
+		printf("STRESS no DISCONNECTED within 150 s (kind %s, rdma_disconnect errno %d, TIMEWAIT_EXIT %s)\n",
+		       kind_name[c->kind], c->disc_err,
+		       c->timewait ? "seen" : "not seen");
 		conn_free(c);
 		return;
 	}
