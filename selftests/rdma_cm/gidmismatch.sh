@@ -222,8 +222,8 @@ gidmismatch_server() {
 		w0=$(gm_warnings)
 		gm_serve burst "$(addr_of 0)"
 		w1=$(gm_warnings)
-		dmesg | grep 'similar lines suppressed' | sed 's/^/[server burst] /'
-		sup=$(dmesg | sed -n 's/.*IP-to-GID mismatch.* (\([0-9]*\) similar lines suppressed)$/\1/p' | tail -n1)
+		dmesg | grep 'earlier reports suppressed' | sed 's/^/[server burst] /'
+		sup=$(dmesg | sed -n 's/.*IP-to-GID mismatch.* (\([0-9]*\) earlier reports suppressed)$/\1/p' | tail -n1)
 		# 5 lines per 5 s: the 6th REQ within 5 s of the first is
 		# suppressed.  A machine slower than that suppresses nothing,
 		# which the kernel log's timestamps show.

@@ -259,7 +259,7 @@ stress_server() {
 		check "stress: the server served connections ($(st_field /tmp/st.srv established) established)" \
 			[ "$(st_field /tmp/st.srv established)" -gt 0 ]
 		w=$(( $(dmesg | grep -c 'IP-to-GID mismatch at port') - w0 ))
-		sup=$(dmesg | sed -n 's/.*IP-to-GID mismatch.* (\([0-9]*\) similar lines suppressed)$/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+		sup=$(dmesg | sed -n 's/.*IP-to-GID mismatch.* (\([0-9]*\) earlier reports suppressed)$/\1/p' | awk '{ s += $1 } END { print s + 0 }')
 		secs=$(( (t1 - t0) / 1000 ))
 		echo "[server] mismatch counts: rxe1 gid_mismatch_count $(cat $ST_CFS/rxe1/ports/1/gid_mismatch_count) gid_reject_count $(cat $ST_CFS/rxe1/ports/1/gid_reject_count) (since rxe1 was added again)"
 		check "stress: mismatch warnings within the rate limit: $w in $secs s ($sup suppressed), at most 5 per 5 s" \
