@@ -548,9 +548,17 @@ static void conn_timers(struct conn *c, long long now)
 	}
 	if (c->state == S_DISC && now >= c->disc_at) {
 		cc.disc_lost++;
+		char cmd[96];
+
 		printf("STRESS no DISCONNECTED within 150 s (kind %s, rdma_disconnect errno %d, TIMEWAIT_EXIT %s)\n",
 		       kind_name[c->kind], c->disc_err,
 		       c->timewait ? "seen" : "not seen");
+		/* The kernel's view of the id, for the log (iproute2's rdma). */
+		snprintf(cmd, sizeof(cmd),
+			 "rdma res show cm_id src-port %u | sed 's/^/STRESS   /'",
+			 ntohs(rdma_get_src_port(c->id)));
+		if (system(cmd) < 0)
+			perror("system");
 		conn_free(c);
 		return;
 	}

@@ -102,6 +102,14 @@ st_dump() {
 	$IP route show | sed "s/^/[$RCG_role dump] route /"
 }
 st_ms() { awk '{ print int($1 * 1000) }' /proc/uptime; }
+# st_cm_counters WHEN: ib_cm's disconnect MADs of each port (stress item 4).
+st_cm_counters() {
+	for p in /sys/class/infiniband_cm/*/[0-9]*; do
+		echo "[$RCG_role cm $1] $p: tx dreq $(cat $p/cm_tx_msgs/dreq) drep $(cat $p/cm_tx_msgs/drep)" \
+			"retries dreq $(cat $p/cm_tx_retries/dreq) rx dreq $(cat $p/cm_rx_msgs/dreq)" \
+			"drep $(cat $p/cm_rx_msgs/drep) duplicates dreq $(cat $p/cm_rx_duplicates/dreq)"
+	done 2>/dev/null
+}
 st_cm_ids_gone() { [ -z "$($RDMA res show cm_id 2>/dev/null)" ]; }
 # st_field FILE NAME: the value of NAME=V in FILE's last STRESS line with it.
 st_field() { grep -o "$2=[0-9]*" "$1" | tail -n1 | cut -d= -f2; }
@@ -344,6 +352,7 @@ stress_client() {
 		t1=$(st_ms)
 		kill $ldtail
 		[ "$(st_field /tmp/st.load lost)" = 0 ] || st_dump "connects lost"
+		st_cm_counters load
 		touch /tmp/st.stop
 		wait $wr
 		r1=$(cat $p/gid_retry_count) f1=$(cat $p/gid_retry_failed_count)
