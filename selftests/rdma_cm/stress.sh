@@ -104,7 +104,7 @@ st_dump() {
 st_ms() { awk '{ print int($1 * 1000) }' /proc/uptime; }
 # st_cm_counters WHEN: ib_cm's disconnect MADs of each port (stress item 4).
 st_cm_counters() {
-	for p in /sys/class/infiniband_cm/*/[0-9]*; do
+	for p in /sys/class/infiniband/*/ports/*; do
 		echo "[$RCG_role cm $1] $p: tx dreq $(cat $p/cm_tx_msgs/dreq) drep $(cat $p/cm_tx_msgs/drep)" \
 			"retries dreq $(cat $p/cm_tx_retries/dreq) rx dreq $(cat $p/cm_rx_msgs/dreq)" \
 			"drep $(cat $p/cm_rx_msgs/drep) duplicates dreq $(cat $p/cm_rx_duplicates/dreq)"
