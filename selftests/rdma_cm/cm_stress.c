@@ -29,8 +29,10 @@
  * CONNECT_ERROR, ADDR_ERROR, ROUTE_ERROR, DEVICE_REMOVAL before one, a call
  * that failed) or destroyed by the application before one.  A second final
  * event is "dup", an event for an unknown id "stray", no final event within
- * FINAL_S seconds "lost".  Established connects are disconnected after a
- * random hold and must see DISCONNECTED.  It prints
+ * FINAL_S seconds "lost".  A connect whose QP was destroyed gets
+ * CONNECT_RESPONSE and ends with rdma_establish().  Established connects
+ * are disconnected after a random hold and must see DISCONNECTED, or
+ * UNREACHABLE (their neighbour entry moved to another MAC).  It prints
  *
  *   STRESS seed=S attempted=A established=E rejected=R failed=F destroyed=D
  *          (A = E + R + F + D) ... lost=L dup=U stray=T
@@ -302,7 +304,7 @@ struct conn {
 
 struct ccounts {
 	long attempted, established, rejected, failed, destroyed;
-	long disconnected, disc_lost, lost, dup, stray, conn_resp;
+	long disconnected, disc_lost, lost, dup, stray, conn_resp, unreach_est;
 	long rej_status[64], fail_ev[32], sync_fail, actions[A_NACTIONS];
 	long kinds[K_NKINDS], disconnect_calls, qp_destroyed;
 };
@@ -444,10 +446,19 @@ static void conn_event(struct conn *c, struct rdma_cm_event *ev)
 		conn_connect(c);
 		return;
 	case RDMA_CM_EVENT_CONNECT_RESPONSE:
-		/* the QP was destroyed (action qp): the REP reached us */
+		/*
+		 * The QP was destroyed (action qp) before the REP came: the
+		 * connect ends only with rdma_establish() (the RTU).  Without
+		 * it ib_cm stays in MRA_REP_SENT, and rdma_disconnect() later
+		 * finds no connection to end.
+		 */
 		if (c->final)
 			goto dup;
 		cc.conn_resp++;
+		if (rdma_establish(c->id)) {
+			conn_fail(c, -1);
+			return;
+		}
 		conn_established(c);
 		return;
 	case RDMA_CM_EVENT_ESTABLISHED:
@@ -463,9 +474,21 @@ static void conn_event(struct conn *c, struct rdma_cm_event *ev)
 		c->final = 1;
 		conn_free(c);
 		return;
+	case RDMA_CM_EVENT_UNREACHABLE:
+		/*
+		 * After ESTABLISHED, not a second end of the connect: the
+		 * RDMA CM aborts a RoCE connection whose neighbour entry
+		 * moved to another MAC (stock's netevent callback), as the
+		 * server's teardown makes the client's entries do.
+		 */
+		if (c->final && (c->state == S_ESTAB || c->state == S_DISC)) {
+			cc.unreach_est++;
+			conn_free(c);
+			return;
+		}
+		/* fall through */
 	case RDMA_CM_EVENT_ADDR_ERROR:
 	case RDMA_CM_EVENT_ROUTE_ERROR:
-	case RDMA_CM_EVENT_UNREACHABLE:
 	case RDMA_CM_EVENT_CONNECT_ERROR:
 		if (c->final)
 			goto dup;
@@ -638,9 +661,9 @@ static int client(const char *a4, const char *a6, const char *d4,
 	printf("STRESS kinds:");
 	for (i = 0; i < K_NKINDS; i++)
 		printf(" %s=%ld", kind_name[i], cc.kinds[i]);
-	printf("; actions: none=%ld destroy=%ld disconnect=%ld qp=%ld; qp_destroyed=%ld disconnect_calls=%ld conn_resp=%ld\n",
+	printf("; actions: none=%ld destroy=%ld disconnect=%ld qp=%ld; qp_destroyed=%ld disconnect_calls=%ld conn_resp=%ld unreachable_established=%ld\n",
 	       cc.actions[0], cc.actions[1], cc.actions[2], cc.actions[3],
-	       cc.qp_destroyed, cc.disconnect_calls, cc.conn_resp);
+	       cc.qp_destroyed, cc.disconnect_calls, cc.conn_resp, cc.unreach_est);
 	printf("STRESS rejected by status:");
 	for (i = 0; i < 64; i++)
 		if (cc.rej_status[i])
