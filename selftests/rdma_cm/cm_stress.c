@@ -5,8 +5,8 @@
  *
  *   cm_stress -s ADDR[,ADDR...] [-p PORT] [-t IDLE_S]            server
  *   cm_stress -c ADDR4 [-6 ADDR6] [-d DGID4] [-D DGID6] [-p PORT]
- *             [-n COUNT] [-f INFLIGHT] [-S SEED] [-T FINAL_S]     client
- *   cm_stress -L CYCLES -a ADDR[,ADDR...] [-p PORT] [-S SEED]     listener churn
+ *             [-n COUNT] [-f INFLIGHT] [-S SEED] [-T FINAL_S] [-e] client
+ *   cm_stress -L CYCLES -a ADDR[,ADDR...] [-p PORT] [-S SEED] [-o] listener churn
  *   cm_stress -F SECONDS -a ADDR[,ADDR...] [-p PORT] [-S SEED]    librdmacm fuzz
  *
  * Server: a listener bound to each ADDR on PORT and a wildcard one (AF_INET6
@@ -38,11 +38,13 @@
  *          (A = E + R + F + D) ... lost=L dup=U stray=T
  *
  * and exits 0 when the sum holds, nothing is lost, dup or stray, and at
- * least one connect established; 2 otherwise.
+ * least one connect established (-e: or none, for connects to a churn's
+ * listeners, which never accept, on PORT only); 2 otherwise.
  *
  * -L: CYCLES times create, bind (an ADDR or the wildcard, of each family),
  * listen, destroy; a device going away makes bind or listen fail, which is
- * counted, not an error.  -F: random librdmacm calls on up to 32 ids for
+ * counted, not an error.  -o: ADDRs on PORT only, each listener up for 0
+ * to 2 ms, so that the REQs of a client race its destruction.  -F: random librdmacm calls on up to 32 ids for
  * SECONDS seconds (create, bind, resolve_addr, resolve_route, listen,
  * connect, accept, reject, disconnect, set_option, destroy, migrate,
  * create/destroy QP) with random arguments; events are read and acked as
@@ -314,6 +316,12 @@ static struct sockaddr_storage dst4, dst6, dgid4, dgid6;
 static int have6, have_dgid4, have_dgid6, cport, final_s = 120;
 static long long avg_ms = 2000;
 
+/*
+ * -e: connects to listeners that never accept (a churn's), on PORT only:
+ * none need be established
+ */
+static int none_established_ok;
+
 static void conn_free(struct conn *c)
 {
 	if (c->id)
@@ -348,7 +356,7 @@ static int conn_start(struct rdma_event_channel *ch, struct conn *c)
 	if ((c->kind == K_MIS4 && !have_dgid4) || (c->kind == K_MIS6 && !have_dgid6))
 		c->kind = c->kind == K_MIS4 ? K_V4 : K_V6;
 	c->action = random() % A_NACTIONS;
-	c->wild = random() % 2;
+	c->wild = none_established_ok ? 0 : random() % 2;
 	c->t0 = now_ms();
 	c->action_at = c->t0 + random() % (2 * avg_ms + 1);
 	c->final_at = c->t0 + final_s * 1000LL;
@@ -679,10 +687,14 @@ static int client(const char *a4, const char *a6, const char *d4,
 	       cc.stray, maxact, maxpre, avg_ms, (now_ms() - t0) / 1000);
 	rdma_destroy_event_channel(ch);
 	return cc.attempted != cc.established + cc.rejected + cc.failed + cc.destroyed ||
-	       cc.lost || cc.dup || cc.stray || cc.disc_lost || !cc.established ? 2 : 0;
+	       cc.lost || cc.dup || cc.stray || cc.disc_lost ||
+	       (!cc.established && !none_established_ok) ? 2 : 0;
 }
 
 /* ------------------------------------------------------ listener churn */
+
+/* -o: the churn's listeners are bound to ADDRs on PORT only */
+static int churn_one_port;
 
 static int churn(const char *addrs, int port, long cycles, unsigned int seed)
 {
@@ -695,8 +707,10 @@ static int churn(const char *addrs, int port, long cycles, unsigned int seed)
 	srandom(seed);
 	na = parse_addrs(addrs, "0", as, MAXADDR);
 	memset(&as[na], 0, sizeof(as[0]) * 2);
-	as[na++].ss_family = AF_INET;		/* wildcards */
-	as[na++].ss_family = AF_INET6;
+	if (!churn_one_port) {
+		as[na++].ss_family = AF_INET;		/* wildcards */
+		as[na++].ss_family = AF_INET6;
+	}
 	if (!ch)
 		return 1;
 	for (i = 0; i < cycles; i++) {
@@ -705,7 +719,7 @@ static int churn(const char *addrs, int port, long cycles, unsigned int seed)
 		struct rdma_cm_event *ev;
 		struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
 
-		set_port((struct sockaddr *)&a, port + random() % 4);
+		set_port((struct sockaddr *)&a, port + (churn_one_port ? 0 : random() % 4));
 		if (rdma_create_id(ch, &id, NULL, RDMA_PS_TCP))
 			return printf("STRESS churn: create_id: %d\n", errno), 2;
 		if (random() % 4 == 0) {
@@ -720,6 +734,9 @@ static int churn(const char *addrs, int port, long cycles, unsigned int seed)
 			listenfail++;
 		else
 			ok++;
+		/* With -o, a REQ may be on its way to this listener. */
+		if (churn_one_port)
+			usleep(random() % 2000);
 		while (poll(&pfd, 1, 0) > 0 && !rdma_get_cm_event(ch, &ev)) {
 			events++;
 			rdma_ack_cm_event(ev);
@@ -940,7 +957,7 @@ int main(int argc, char **argv)
 	long n = 1000, cycles = 0;
 	int port = 7700, inflight = 200, idle = 60, fz = 0, opt;
 
-	while ((opt = getopt(argc, argv, "s:c:6:d:D:p:n:f:S:T:t:L:F:a:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:c:6:d:D:p:n:f:S:T:t:L:F:a:eo")) != -1) {
 		switch (opt) {
 		case 's': saddr = optarg; break;
 		case 'c': caddr = optarg; break;
@@ -956,6 +973,8 @@ int main(int argc, char **argv)
 		case 'L': cycles = atol(optarg); break;
 		case 'F': fz = atoi(optarg); break;
 		case 'a': addrs = optarg; break;
+		case 'e': none_established_ok = 1; break;
+		case 'o': churn_one_port = 1; break;
 		default:
 			fprintf(stderr, "usage: see the comment at the top of cm_stress.c\n");
 			return 1;
