@@ -145,13 +145,17 @@ st_writer() {
 	echo "$n" > /tmp/st.writer.$RCG_role
 }
 
+# st_trace_on SYSTEM: tracefs is there, with SYSTEM's events; an 8 MB buffer.
+st_trace_on() {
+	grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
+	[ -d $ST_TR/events/$1 ] || return 1
+	echo 8192 > $ST_TR/buffer_size_kb
+}
 # st_mad_trace_on: ib_mad's tracepoints of QP1 sends and their completions
 # (stress item 3: a destruction that waits for a send).
 ST_TR=/sys/kernel/debug/tracing
 st_mad_trace_on() {
-	grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
-	[ -d $ST_TR/events/ib_mad ] || return 0
-	echo 8192 > $ST_TR/buffer_size_kb
+	st_trace_on ib_mad || return 0
 	echo 1 > $ST_TR/events/ib_mad/ib_mad_ib_send_mad/enable
 	echo 1 > $ST_TR/events/ib_mad/ib_mad_send_done_handler/enable
 	echo 1 > $ST_TR/events/ib_mad/ib_mad_error_handler/enable
@@ -177,9 +181,7 @@ st_mad_trace_dump() {
 # st_cma_trace_on: the RDMA CM's tracepoints, for the ids of a connection
 # without DISCONNECTED (st_cma_trace_lost).
 st_cma_trace_on() {
-	grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
-	[ -d $ST_TR/events/rdma_cma ] || return 0
-	echo 8192 > $ST_TR/buffer_size_kb
+	st_trace_on rdma_cma || return 0
 	echo 1 > $ST_TR/events/rdma_cma/enable
 }
 # st_cma_trace_lost LOG: what the RDMA CM traced of each id that LOG (a
