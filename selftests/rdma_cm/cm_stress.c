@@ -313,6 +313,22 @@ struct ccounts {
 
 static struct ccounts cc;
 static struct sockaddr_storage dst4, dst6, dgid4, dgid6;
+
+/* How the connects ended so far that did not establish. */
+static void print_ends(void)
+{
+	int i;
+
+	printf("STRESS rejected by status:");
+	for (i = 0; i < 64; i++)
+		if (cc.rej_status[i])
+			printf(" %d=%ld", i, cc.rej_status[i]);
+	printf("; failed by event:");
+	for (i = 0; i < 32; i++)
+		if (cc.fail_ev[i])
+			printf(" %s=%ld", rdma_event_str(i), cc.fail_ev[i]);
+	printf(" call=%ld\n", cc.sync_fail);
+}
 static int have6, have_dgid4, have_dgid6, cport, final_s = 120;
 static long long avg_ms = 2000;
 
@@ -664,6 +680,7 @@ static int client(const char *a4, const char *a6, const char *d4,
 			printf("STRESS progress %lds started=%ld active=%d est=%ld rej=%ld failed=%ld destroyed=%ld\n",
 			       (long)((now - t0) / 1000), started, active,
 			       cc.established, cc.rejected, cc.failed, cc.destroyed);
+			print_ends();
 		}
 	}
 	printf("STRESS kinds:");
@@ -672,15 +689,7 @@ static int client(const char *a4, const char *a6, const char *d4,
 	printf("; actions: none=%ld destroy=%ld disconnect=%ld qp=%ld; qp_destroyed=%ld disconnect_calls=%ld conn_resp=%ld unreachable_established=%ld\n",
 	       cc.actions[0], cc.actions[1], cc.actions[2], cc.actions[3],
 	       cc.qp_destroyed, cc.disconnect_calls, cc.conn_resp, cc.unreach_est);
-	printf("STRESS rejected by status:");
-	for (i = 0; i < 64; i++)
-		if (cc.rej_status[i])
-			printf(" %d=%ld", i, cc.rej_status[i]);
-	printf("; failed by event:");
-	for (i = 0; i < 32; i++)
-		if (cc.fail_ev[i])
-			printf(" %s=%ld", rdma_event_str(i), cc.fail_ev[i]);
-	printf(" call=%ld\n", cc.sync_fail);
+	print_ends();
 	printf("STRESS seed=%u attempted=%ld established=%ld rejected=%ld failed=%ld destroyed=%ld disconnected=%ld disc_lost=%ld lost=%ld dup=%ld stray=%ld max_inflight=%d max_connecting=%d avg_ms=%lld secs=%lld\n",
 	       seed, cc.attempted, cc.established, cc.rejected, cc.failed,
 	       cc.destroyed, cc.disconnected, cc.disc_lost, cc.lost, cc.dup,

@@ -5,7 +5,8 @@
 # listener churn, then a fuzzer of /dev/infiniband/rdma_cm (issue 12).
 #
 #   client  eth0 192.0.2.100 ----+---- eth0 192.0.2.1  fd00::1  rxe0  server
-#   rxe0    fd00::100            +---- eth1 192.0.2.2  fd00::2  rxe1
+#   rxe0    fd00::100            |         192.0.2.3 (listener race)
+#                                +---- eth1 192.0.2.2  fd00::2  rxe1
 #
 # Size: rcg.stress=full on the kernel command line (make stress) or CI
 # (selftests/groups), see st_size.
@@ -100,6 +101,61 @@ st_dump() {
 	$IP neigh show | sed "s/^/[$RCG_role dump] neigh /"
 	$IP -s -o link show | sed "s/^/[$RCG_role dump] link /"
 	$IP route show | sed "s/^/[$RCG_role dump] route /"
+}
+# st_stall_watch FILE: while FILE (a cm_stress client or server) runs, one
+# st_dump when its progress lines show no new establishment for 60 s
+# while connects are still asked for (stress item 5).
+st_stall_watch() {
+	local last="" cur est asked asked0="" same=0
+	while [ ! -e /tmp/st.stop ]; do
+		sleep 20
+		cur=$(grep 'progress' "$1" | tail -n 1)
+		est=$(echo "$cur" | grep -o ' est=[0-9]*')
+		# connects asked for: started (client), REQs (server)
+		asked=$(echo "$cur" | grep -o ' started=[0-9]*\| req=[0-9]*' | cut -d= -f2)
+		if [ -z "$est" ] || [ "$est" != "$last" ]; then
+			same=0 last=$est asked0=$asked
+			continue
+		fi
+		same=$((same + 1))
+		[ $same -ge 3 ] && [ "$asked" -gt "$asked0" ] || continue
+		st_dump "no connection established for 60 s: $cur"
+		st_cm_msgs
+		st_trace_window 15
+		st_cm_msgs
+		$RDMA res show qp 2>/dev/null | sed -n 's/.*type \([A-Z]*\) state \([A-Z]*\).*/\1 \2/p' |
+			sort | uniq -c | sed "s/^/[$RCG_role dump] qps /"
+		$RDMA statistic show 2>/dev/null | sed "s/^/[$RCG_role dump] stat /"
+		grep -h 'STRESS rejected by status' "$1" | tail -n 1 | sed "s/^/[$RCG_role dump] /"
+		return
+	done
+}
+# st_cm_msgs: ib_cm's MAD counters of each port (tx, retries, rx,
+# duplicates) for the connection messages.
+st_cm_msgs() {
+	local cp m
+	for cp in /sys/class/infiniband/*/ports/*; do
+		[ -d $cp/cm_tx_msgs ] || continue
+		for m in req mra rej rep rtu; do
+			echo "$m $(cat $cp/cm_tx_msgs/$m)/$(cat $cp/cm_tx_retries/$m)/$(cat $cp/cm_rx_msgs/$m)/$(cat $cp/cm_rx_duplicates/$m)"
+		done | tr '\n' ' ' | sed "s|^|[$RCG_role dump] ib_cm ${cp#/sys/class/infiniband/} tx/retries/rx/dup: |"
+		echo
+	done 2>/dev/null
+}
+# st_trace_window SECONDS: ib_cm's and ib_mad's tracepoints for SECONDS,
+# counted by event.
+st_trace_window() {
+	st_trace_on ib_mad || return 0
+	echo > $ST_TR/trace
+	for e in ib_mad ib_cma; do
+		[ -d $ST_TR/events/$e ] && echo 1 > $ST_TR/events/$e/enable
+	done
+	sleep "$1"
+	for e in ib_mad ib_cma; do
+		[ -d $ST_TR/events/$e ] && echo 0 > $ST_TR/events/$e/enable
+	done
+	sed -n 's/.* \([a-z_0-9]*\): .*/\1/p' $ST_TR/trace | sort | uniq -c | sed "s/^/[$RCG_role dump] in $1 s: /"
+	grep -v '^#' $ST_TR/trace | grep -v 'ib_mad_recv_done_handler\|ib_mad_ib_send_mad\|ib_mad_send_done' | tail -n 20 | sed "s/^/[$RCG_role dump]   /"
 }
 st_ms() { awk '{ print int($1 * 1000) }' /proc/uptime; }
 # st_cm_counters WHEN: ib_cm's disconnect MADs of each port (stress item 4).
@@ -246,11 +302,14 @@ stress_server() {
 		return
 	fi
 	a0=$(addr_of 0) a1=$(addr_of 1)
+	# A second address of eth0, for the listener race.
+	a3=${a0%.*}.3
 	sysctl -qw net.ipv4.conf.all.arp_ignore=1
 	# Addresses are removed by the test, not by a link going down.
 	sysctl -qw net.ipv6.conf.all.keep_addr_on_down=1
 	run $IP -6 addr add fd00::1/64 dev eth0 nodad
 	run $IP -6 addr add fd00::2/64 dev eth1 nodad
+	run $IP addr add "$a3/24" dev eth0
 	wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0002" /sys/class/infiniband/rxe1/ports/1/gids/*
 	mkdir -p $ST_CFS/rxe1
 	echo auto > $ST_CFS/rxe1/ports/1/gid_mismatch
@@ -273,14 +332,18 @@ stress_server() {
 		w3=$!
 		rm -f /tmp/st.stop
 		(sleep 60; st_dump "60 s into the load") &
+		st_stall_watch /tmp/st.srv &
 		st_noise_all && cm_stress -L $ST_CHURN -a "$a0,fd00::1" -p 7710 > /tmp/st.churn 2>&1 &
 		churn=$!
-		# The listener race: listeners bound to 192.0.2.2 on the load's
+		# The listener race: listeners bound to 192.0.2.3 on the load's
 		# port come and go while the client's race connects reach them.
-		# Their ib_cm listen at rxe1 is the one of the guard of the
-		# listener on 192.0.2.1, so destroying them does not wait for
-		# ib_cm's handlers (patches/0012).
-		cm_stress -L $ST_CHURN -o -a "$a1" -p $ST_PORT > /tmp/st.churn2 2>&1 &
+		# Their ib_cm listen at rxe0 is the one of the listener on
+		# 192.0.2.1, so destroying them does not wait for ib_cm's
+		# handlers (patches/0003).  Not on rxe1: a process with rxe1
+		# open holds up its 'rdma link del' (rxe cannot disassociate
+		# user contexts), and a half-removed rxe1 under a long load ends
+		# in a retransmission collapse (stress item 5).
+		cm_stress -L $ST_CHURN -o -a "$a3" -p $ST_PORT > /tmp/st.churn2 2>&1 &
 		churn2=$!
 		st_noise_all && st_writer rxe0 rxe1 &
 		wr=$!
@@ -314,7 +377,7 @@ stress_server() {
 		wait $churn2
 		crc=$?
 		sed 's/^/[server churn2] /' /tmp/st.churn2
-		checkd /tmp/st.churn2 "stress: listener race: $(st_field /tmp/st.churn2 listened) of $ST_CHURN listeners on $a1:$ST_PORT, $(st_field /tmp/st.churn2 events) connect requests" \
+		checkd /tmp/st.churn2 "stress: listener race: $(st_field /tmp/st.churn2 listened) of $ST_CHURN listeners on $a3:$ST_PORT, $(st_field /tmp/st.churn2 events) connect requests" \
 			[ $crc = 0 -a "$(st_field /tmp/st.churn2 cycles)" = $ST_CHURN ]
 		wait $w3
 		grep -q 'progress.* est=0 ' /tmp/st.srv && st_dump "after the load"
@@ -353,6 +416,7 @@ stress_server() {
 	sysctl -qw net.ipv4.conf.all.arp_ignore=0
 	run $IP -6 addr del fd00::1/64 dev eth0
 	run $IP -6 addr del fd00::2/64 dev eth1
+	run $IP addr del "$a3/24" dev eth0
 }
 
 # st_no_cm_id: no cm_id once every process is done (ids of connections
@@ -380,7 +444,7 @@ stress_client() {
 		skip "stress: $why"
 		return
 	fi
-	srv0=$RCG_peer srv1=$(echo "$RCG_peer" | sed 's/\.1$/.2/')
+	srv0=$RCG_peer srv1=$(echo "$RCG_peer" | sed 's/\.1$/.2/') srv3=$(echo "$RCG_peer" | sed 's/\.1$/.3/')
 	sysctl -qw net.ipv6.conf.all.keep_addr_on_down=1
 	run $IP -6 addr add fd00::100/64 dev eth0 nodad
 	wait_peer 9601
@@ -402,13 +466,14 @@ stress_client() {
 		ld=$!
 		tail -f /tmp/st.load &
 		ldtail=$!
-		# The listener race (the server's churn2): connects to 192.0.2.2
+		# The listener race (the server's churn2): connects to 192.0.2.3
 		# on the load's port, where listeners come and go and never accept.
-		cm_stress -c "$srv1" -p $ST_PORT -n $((ST_N / 4)) -f 50 -e -T 300 > /tmp/st.race 2>&1 &
+		cm_stress -c "$srv3" -p $ST_PORT -n $((ST_N / 4)) -f 50 -e -T 300 > /tmp/st.race 2>&1 &
 		race=$!
 		st_noise_all && st_writer rxe0 &
 		wr=$!
 		(sleep 90; st_dump "90 s into the load") &
+		st_stall_watch /tmp/st.load &
 		signal_peer 9602
 		td=0
 		st_noise || td=4
