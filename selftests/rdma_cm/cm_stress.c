@@ -5,7 +5,8 @@
  *
  *   cm_stress -s ADDR[,ADDR...] [-p PORT] [-t IDLE_S]            server
  *   cm_stress -c ADDR4 [-6 ADDR6] [-d DGID4] [-D DGID6] [-p PORT]
- *             [-n COUNT] [-f INFLIGHT] [-S SEED] [-T FINAL_S] [-e] client
+ *             [-n COUNT] [-f INFLIGHT] [-w WAVE] [-S SEED] [-T FINAL_S] [-e]
+ *                                                                   client
  *   cm_stress -L CYCLES -a ADDR[,ADDR...] [-p PORT] [-S SEED] [-o] listener churn
  *   cm_stress -F SECONDS -a ADDR[,ADDR...] [-p PORT] [-S SEED]    librdmacm fuzz
  *
@@ -18,7 +19,8 @@
  * It ends after IDLE_S seconds without an event, or at SIGTERM, destroys
  * what it holds and prints "STRESS served ESTABLISHED=E REQ=R REJ=J".
  *
- * Client: COUNT connects, INFLIGHT at once (default 200).  Each draws a
+ * Client: COUNT connects, INFLIGHT at once (default 200); -w: in waves of
+ * WAVE connects, each started once every connect of the one before ended.  Each draws a
  * kind: normal IPv4 or IPv6, misdirected IPv4 or IPv6 (the REQ to the RoCE
  * GID of DGID4/DGID6 through RDMA_OPTION_IB_PATH, as gid_client: the
  * server rejects it with 12 and the client's rdma_cm retries), clamp, and
@@ -312,6 +314,7 @@ struct ccounts {
 };
 
 static struct ccounts cc;
+static long wave;	/* -w: connects per wave (0: one wave) */
 static struct sockaddr_storage dst4, dst6, dgid4, dgid6;
 
 /* How the connects ended so far that did not establish. */
@@ -624,7 +627,7 @@ static int client(const char *a4, const char *a6, const char *d4,
 {
 	struct rdma_event_channel *ch;
 	struct conn *cs = calloc(inflight, sizeof(*cs));
-	long started = 0;
+	long started = 0, wave_end = wave ? wave : n;
 	int active, i, maxact = 0, active_pre, maxpre = 0;
 	long long t0 = now_ms(), lastprint = t0;
 
@@ -636,7 +639,7 @@ static int client(const char *a4, const char *a6, const char *d4,
 		have_dgid4 = parse_addrs(d4, "0", &dgid4, 1);
 	if (d6)
 		have_dgid6 = parse_addrs(d6, "0", &dgid6, 1);
-	printf("STRESS seed=%u n=%ld inflight=%d\n", seed, n, inflight);
+	printf("STRESS seed=%u n=%ld inflight=%d wave=%ld\n", seed, n, inflight, wave);
 	srandom(seed);
 	ch = rdma_create_event_channel();
 	if (!ch || !cs)
@@ -646,9 +649,15 @@ static int client(const char *a4, const char *a6, const char *d4,
 		struct rdma_cm_event *ev;
 		long long now;
 
+		/* -w: the next wave once every connect of this one ended */
+		for (i = 0, active = 0; i < inflight; i++)
+			active += cs[i].state != S_FREE;
+		if (!active && started >= wave_end)
+			wave_end += wave;
 		active = 0;
 		for (i = 0; i < inflight; i++) {
-			if (cs[i].state == S_FREE && started < n && !stop) {
+			if (cs[i].state == S_FREE && started < n &&
+			    started < wave_end && !stop) {
 				started++;
 				conn_start(ch, &cs[i]);
 			}
@@ -966,7 +975,7 @@ int main(int argc, char **argv)
 	long n = 1000, cycles = 0;
 	int port = 7700, inflight = 200, idle = 60, fz = 0, opt;
 
-	while ((opt = getopt(argc, argv, "s:c:6:d:D:p:n:f:S:T:t:L:F:a:eo")) != -1) {
+	while ((opt = getopt(argc, argv, "s:c:6:d:D:p:n:f:S:T:t:L:F:a:eow:")) != -1) {
 		switch (opt) {
 		case 's': saddr = optarg; break;
 		case 'c': caddr = optarg; break;
@@ -976,6 +985,7 @@ int main(int argc, char **argv)
 		case 'p': port = atoi(optarg); break;
 		case 'n': n = atol(optarg); break;
 		case 'f': inflight = atoi(optarg); break;
+		case 'w': wave = atol(optarg); break;
 		case 'S': seed = strtoul(optarg, NULL, 0); break;
 		case 'T': final_s = atoi(optarg); break;
 		case 't': idle = atoi(optarg); break;

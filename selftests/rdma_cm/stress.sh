@@ -44,16 +44,20 @@
 ST_CFS=/sys/kernel/config/rdma_cm
 ST_PORT=7700
 
-# st_size: ST_N connects, ST_LINKDEL_N, ST_CHURN cycles, ST_FUZZ seconds.
+# st_size: ST_N connects in waves of ST_WAVE, ST_LINKDEL_N, ST_CHURN
+# cycles, ST_FUZZ seconds.  A wave starts once every connect of the one
+# before ended: 200 connects in flight for more than about four minutes
+# outrun the debug kernel under TCG, and ib_cm, whose REQs time out after
+# 4 s, then collapses into retransmissions (stress item 5).
 st_size() {
-	ST_INFLIGHT=200
+	ST_INFLIGHT=200 ST_WAVE=400
 	if [ "$RCG_stress" = full ]; then
 		ST_N=${RCG_stress_n:-4000} ST_LINKDEL_N=600 ST_CHURN=10000 ST_FUZZ=300
 	else
 		ST_N=${RCG_stress_n:-400} ST_LINKDEL_N=200 ST_CHURN=1000 ST_FUZZ=30
 	fi
 	st_noise_all || ST_CHURN=1
-	echo "[$RCG_role] stress size ${RCG_stress:-ci}: $ST_N connects ($ST_INFLIGHT in flight), $ST_LINKDEL_N with link del, $ST_CHURN listener cycles, fuzz $ST_FUZZ s"
+	echo "[$RCG_role] stress size ${RCG_stress:-ci}: $ST_N connects ($ST_INFLIGHT in flight, waves of $ST_WAVE), $ST_LINKDEL_N with link del, $ST_CHURN listener cycles, fuzz $ST_FUZZ s"
 }
 
 # st_prereq: what the test needs; prints what is missing.
@@ -462,13 +466,13 @@ stress_client() {
 		st_cma_trace_on
 		t0=$(st_ms)
 		cm_stress -c "$srv0" -6 fd00::1 -d "$srv1" -D fd00::2 -p $ST_PORT \
-			-n $ST_N -f $ST_INFLIGHT -T 300 ${RCG_stress_seed:+-S $RCG_stress_seed} > /tmp/st.load 2>&1 &
+			-n $ST_N -f $ST_INFLIGHT -w $ST_WAVE -T 300 ${RCG_stress_seed:+-S $RCG_stress_seed} > /tmp/st.load 2>&1 &
 		ld=$!
 		tail -f /tmp/st.load &
 		ldtail=$!
 		# The listener race (the server's churn2): connects to 192.0.2.3
 		# on the load's port, where listeners come and go and never accept.
-		cm_stress -c "$srv3" -p $ST_PORT -n $((ST_N / 4)) -f 50 -e -T 300 > /tmp/st.race 2>&1 &
+		cm_stress -c "$srv3" -p $ST_PORT -n $((ST_N / 4)) -f 50 -w $((ST_WAVE / 4)) -e -T 300 > /tmp/st.race 2>&1 &
 		race=$!
 		st_noise_all && st_writer rxe0 &
 		wr=$!
@@ -521,7 +525,7 @@ stress_client() {
 		wait_for 30 sh -c "$RDMA link show rxe0/1 | grep -q 'state ACTIVE'"
 		$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
 		cm_stress -c "$srv0" -6 fd00::1 -d "$srv1" -D fd00::2 -p $ST_PORT \
-			-n $ST_LINKDEL_N -f $ST_INFLIGHT -T 300 > /tmp/st.linkdel 2>&1 &
+			-n $ST_LINKDEL_N -f $ST_INFLIGHT -w $ST_WAVE -T 300 > /tmp/st.linkdel 2>&1 &
 		ld=$!
 		tail -f /tmp/st.linkdel &
 		ldtail=$!
