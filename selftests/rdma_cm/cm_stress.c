@@ -555,6 +555,19 @@ odd:
 	       rdma_event_str(t), status, c->state, kind_name[c->kind]);
 }
 
+/* The kernel's view of a connect's id, for the log (iproute2's rdma). */
+static void print_kernel_id(struct conn *c)
+{
+	char cmd[96];
+
+	snprintf(cmd, sizeof(cmd),
+		 "rdma res show cm_id src-port %u | sed 's/^/STRESS   /'",
+		 ntohs(rdma_get_src_port(c->id)));
+	fflush(stdout);
+	if (system(cmd) < 0)
+		perror("system");
+}
+
 static void conn_timers(struct conn *c, long long now)
 {
 	if (c->state == S_FREE)
@@ -598,17 +611,10 @@ static void conn_timers(struct conn *c, long long now)
 	}
 	if (c->state == S_DISC && now >= c->disc_at) {
 		cc.disc_lost++;
-		char cmd[96];
-
 		printf("STRESS no DISCONNECTED within 150 s (kind %s, rdma_disconnect errno %d, TIMEWAIT_EXIT %s)\n",
 		       kind_name[c->kind], c->disc_err,
 		       c->timewait ? "seen" : "not seen");
-		/* The kernel's view of the id, for the log (iproute2's rdma). */
-		snprintf(cmd, sizeof(cmd),
-			 "rdma res show cm_id src-port %u | sed 's/^/STRESS   /'",
-			 ntohs(rdma_get_src_port(c->id)));
-		if (system(cmd) < 0)
-			perror("system");
+		print_kernel_id(c);
 		conn_free(c);
 		return;
 	}
@@ -616,6 +622,7 @@ static void conn_timers(struct conn *c, long long now)
 		cc.lost++;
 		printf("STRESS lost: no final event in %d s (kind %s, state %d)\n",
 		       final_s, kind_name[c->kind], c->state);
+		print_kernel_id(c);
 		c->final = 1;
 		conn_free(c);
 	}

@@ -510,7 +510,12 @@ stress_client() {
 		echo "[client] load: $(( (t1 - t0) / 1000 )) s; configfs writer $(cat /tmp/st.writer.client 2>/dev/null) rounds; retries $((r1 - r0)), failed $((f1 - f0))"
 		st_check_load load /tmp/st.load $lrc
 		wait $race
-		st_check_load race /tmp/st.race $?
+		rrc=$?
+		if [ "$(st_field /tmp/st.race lost)" != 0 ]; then
+			grep -h '^STRESS lost\|^STRESS   ' /tmp/st.race | head -n 20 | sed "s/^/[$RCG_role race] /"
+			st_cma_trace_lost /tmp/st.race
+		fi
+		st_check_load race /tmp/st.race $rrc
 		att=$(($(st_field /tmp/st.load attempted) + $(st_field /tmp/st.race attempted)))
 		check "stress: load: at least 200 connects in flight at once ($(st_field /tmp/st.load max_connecting))" \
 			[ "$(st_field /tmp/st.load max_connecting)" -ge 200 ]
