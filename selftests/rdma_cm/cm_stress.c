@@ -20,12 +20,13 @@
  * what it holds and prints "STRESS served ESTABLISHED=E REQ=R REJ=J".
  *
  * Client: COUNT connects, INFLIGHT at once (default 200); -w: in waves of
- * WAVE connects, each started once every connect of the one before ended.  Each draws a
- * kind: normal IPv4 or IPv6, misdirected IPv4 or IPv6 (the REQ to the RoCE
- * GID of DGID4/DGID6 through RDMA_OPTION_IB_PATH, as gid_client: the
- * server rejects it with 12 and the client's rdma_cm retries), clamp, and
- * bound or wildcard listener; and an action at a random moment of its life
- * (0 to twice the average time a connect takes): none, rdma_destroy_id(),
+ * WAVE connects, each started once every connect of the one before ended.
+ * Each draws a kind: normal IPv4 or IPv6, misdirected IPv4 or IPv6 (the
+ * REQ to the RoCE GID of DGID4/DGID6 through RDMA_OPTION_IB_PATH, as
+ * gid_client: the server rejects it with 12 and the client's rdma_cm
+ * retries), clamp, and bound or wildcard listener; and an action at a
+ * random moment of its life (0 to twice the average time a connect
+ * takes): none, rdma_destroy_id(),
  * rdma_disconnect() or rdma_destroy_qp().  Every connect is accounted for:
  * exactly one final event (ESTABLISHED, REJECTED, UNREACHABLE,
  * CONNECT_ERROR, ADDR_ERROR, ROUTE_ERROR, DEVICE_REMOVAL before one, a call
