@@ -47,7 +47,8 @@
  * -L: CYCLES times create, bind (an ADDR or the wildcard, of each family),
  * listen, destroy; a device going away makes bind or listen fail, which is
  * counted, not an error.  -o: ADDRs on PORT only, each listener up for 0
- * to 2 ms, so that the REQs of a client race its destruction.  -F: random librdmacm calls on up to 32 ids for
+ * to 2 ms, so that the REQs of a client race its destruction; a request
+ * that reaches one is rejected or its id destroyed.  -F: random librdmacm calls on up to 32 ids for
  * SECONDS seconds (create, bind, resolve_addr, resolve_route, listen,
  * connect, accept, reject, disconnect, set_option, destroy, migrate,
  * create/destroy QP) with random arguments; events are read and acked as
@@ -726,7 +727,7 @@ static int churn(const char *addrs, int port, long cycles, unsigned int seed)
 {
 	struct sockaddr_storage as[MAXADDR + 2];
 	struct rdma_event_channel *ch = rdma_create_event_channel();
-	long ok = 0, bindfail = 0, listenfail = 0, events = 0, i;
+	long ok = 0, bindfail = 0, listenfail = 0, events = 0, rejected = 0, i;
 	int na;
 
 	printf("STRESS churn seed=%u cycles=%ld\n", seed, cycles);
@@ -764,14 +765,31 @@ static int churn(const char *addrs, int port, long cycles, unsigned int seed)
 		if (churn_one_port)
 			usleep(random() % 2000);
 		while (poll(&pfd, 1, 0) > 0 && !rdma_get_cm_event(ch, &ev)) {
+			struct rdma_cm_id *nid = ev->id;
+			int req = ev->event == RDMA_CM_EVENT_CONNECT_REQUEST;
+
 			events++;
 			rdma_ack_cm_event(ev);
+			/*
+			 * A request's id is ours to end.  Held, its ib_cm id
+			 * answers each REQ retransmission with an MRA (68 s of
+			 * service timeout), so the peer's connect waits until
+			 * this process exits or its 15 REQ retries run out,
+			 * about 16 min (stress item 6).  rdma_reject() sends
+			 * a REJ with reason 28, and so does destroying the id
+			 * without it.
+			 */
+			if (req) {
+				if (random() % 2 && !rdma_reject(nid, NULL, 0))
+					rejected++;
+				rdma_destroy_id(nid);
+			}
 		}
 		rdma_destroy_id(id);
 	}
 	rdma_destroy_event_channel(ch);
-	printf("STRESS churn seed=%u cycles=%ld listened=%ld bind_failed=%ld listen_failed=%ld events=%ld\n",
-	       seed, cycles, ok, bindfail, listenfail, events);
+	printf("STRESS churn seed=%u cycles=%ld listened=%ld bind_failed=%ld listen_failed=%ld events=%ld rejected=%ld\n",
+	       seed, cycles, ok, bindfail, listenfail, events, rejected);
 	return 0;
 }
 

@@ -381,7 +381,7 @@ stress_server() {
 		wait $churn2
 		crc=$?
 		sed 's/^/[server churn2] /' /tmp/st.churn2
-		checkd /tmp/st.churn2 "stress: listener race: $(st_field /tmp/st.churn2 listened) of $ST_CHURN listeners on $a3:$ST_PORT, $(st_field /tmp/st.churn2 events) connect requests" \
+		checkd /tmp/st.churn2 "stress: listener race: $(st_field /tmp/st.churn2 listened) of $ST_CHURN listeners on $a3:$ST_PORT, $(st_field /tmp/st.churn2 events) connect requests, each rejected ($(st_field /tmp/st.churn2 rejected)) or its id destroyed" \
 			[ $crc = 0 -a "$(st_field /tmp/st.churn2 cycles)" = $ST_CHURN ]
 		wait $w3
 		grep -q 'progress.* est=0 ' /tmp/st.srv && st_dump "after the load"
@@ -471,7 +471,8 @@ stress_client() {
 		tail -f /tmp/st.load &
 		ldtail=$!
 		# The listener race (the server's churn2): connects to 192.0.2.3
-		# on the load's port, where listeners come and go and never accept.
+		# on the load's port, where listeners come and go, never accept, and
+		# reject or destroy each request that reaches them.
 		cm_stress -c "$srv3" -p $ST_PORT -n $((ST_N / 4)) -f 50 -w $((ST_WAVE / 4)) -e -T 300 > /tmp/st.race 2>&1 &
 		race=$!
 		st_noise_all && st_writer rxe0 &
