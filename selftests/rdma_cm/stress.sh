@@ -520,8 +520,14 @@ stress_client() {
 		att=$(($(st_field /tmp/st.load attempted) + $(st_field /tmp/st.race attempted)))
 		check "stress: load: at least 200 connects in flight at once ($(st_field /tmp/st.load max_connecting))" \
 			[ "$(st_field /tmp/st.load max_connecting)" -ge 200 ]
-		check "stress: load: retries $((r1 - r0)) <= budget 3 x $att connects, at least one" \
-			[ $((r1 - r0)) -ge 1 -a $((r1 - r0)) -le $((3 * att)) ]
+		# Not "at least one": the writers flip the client's budget (0-3)
+		# and the server's policy (off, warn: no REJ 12), so a CI-size
+		# load may see no REJ 12 while its budget is non-zero (one CI-size
+		# run in four of session 15: 6 REJ 12 in its first 20 s, none
+		# retried, none later).
+		# The gidretry group counts retries where the scenario makes one.
+		check "stress: load: retries $((r1 - r0)) <= budget 3 x $att connects" \
+			[ $((r1 - r0)) -le $((3 * att)) ]
 		check "stress: client teardown under load: fd00::100 removed and added, eth0 down/up ($td of 4 steps)" [ $td = 4 ]
 		signal_peer 9603
 		echo 2 > $p/gid_reject_retries
