@@ -65,10 +65,11 @@ wait_listen() {
 # addr_of IFINDEX: the address (without prefix) of the Nth NIC, from rcg.ip.
 addr_of() { echo "$RCG_ip" | cut -d, -f$(($1 + 1)) | cut -d/ -f1; }
 
-# signal_peer PORT: tell the peer that we reached PORT's point.
+# signal_peer PORT [WORD]: tell the peer that we reached PORT's point
+# (and WORD, 'go' by default).
 signal_peer() {
 	for i in $(seq 1 300); do
-		echo go | nc -w 1 "$RCG_peer" "$1" 2>/dev/null && return 0
+		echo "${2:-go}" | nc -w 1 "$RCG_peer" "$1" 2>/dev/null && return 0
 		sleep 0.2
 	done
 	echo "[$RCG_role] peer $RCG_peer never waited on $1"
@@ -76,6 +77,8 @@ signal_peer() {
 }
 # wait_peer PORT: wait until the peer calls signal_peer PORT.
 wait_peer() { nc -l -p "$1" > /dev/null; }
+# hear_peer PORT: wait_peer, and print the peer's WORD.
+hear_peer() { nc -l -p "$1"; }
 
 # rxe_guard6 add|del ADDR0 ADDR1: on a two-NIC server, drop IPv6 packets
 # for ADDR0 (eth0's) that arrive at eth1, and for ADDR1 (eth1's) at eth0,
