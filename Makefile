@@ -12,20 +12,21 @@ KVER_6_1	:= $(shell . bases/6.1 && echo $$BASE_KVER)
 PREFIX		?= /usr/local
 
 .PHONY: help deps base tree export module abi-check abi-check-selftest kunit \
-	selftests stress check-series check-mainline check check-bases demo bench dkms-install dkms-uninstall deb package-test \
+	selftests stress check-series check-backports check check-bases demo bench dkms-install dkms-uninstall deb package-test \
 	install clean
 
 help:
 	@echo "make deps          install the Debian packages the builds and tests need"
 	@echo "make base          download and unpack the Debian 6.12, 6.1 and 7.3 kernels"
-	@echo "make tree          kernel git tree with the series as commits (TREE=, TREE_BASE=7.3)"
-	@echo "make export        write the trees' commits back to patches/ (and patches/bases/7.3/)"
+	@echo "make tree          7.3 kernel git tree with the series as commits (TREE=, TREE_BASE=6.12)"
+	@echo "make export        write the trees' commits back to patches/ (and patches/bases/6.12/)"
 	@echo "make module        rdma_cm.ko for KVER= (default $(KVER))"
 	@echo "make abi-check     CRCs and struct layout against stock, 6.12 and 6.1"
-	@echo "make kunit         KUnit in QEMU on the patched tree; builds the debug kernel"
+	@echo "make kunit         KUnit in QEMU on the patched 7.3 tree; builds the debug kernel"
 	@echo "make selftests     two-VM end-to-end tests over rxe (stock, ours, debug)"
 	@echo "make stress        the stress group at full size on the debug kernel (rcg.stress=full)"
-	@echo "make check-mainline  the 7.3 series: applies, drift, checkpatch, builds per patch"
+	@echo "make check-series  the series on 7.3: applies, exports back, checkpatch, builds per patch"
+	@echo "make check-backports  the 6.12 backport: applies, drift, checkpatch, builds per patch"
 	@echo "make check         everything above, as CI runs it"
 	@echo "make check-bases   Debian's 7.3 and 7.2 kernels: module, abi-check, DKMS, VM tests (sid root)"
 	@echo "make demo          the before/after table, stock rdma_cm against ours"
@@ -75,8 +76,8 @@ stress:
 check-series:
 	scripts/check-series
 
-check-mainline:
-	scripts/check-mainline
+check-backports:
+	scripts/check-backports
 
 check:
 	scripts/check

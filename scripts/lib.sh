@@ -11,10 +11,15 @@ CACHE=${RCG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdma-cm-guard}
 HOST_BASES="6.12 6.1"
 TOOLCHAIN_BASES="7.3 7.2"
 BASES="$HOST_BASES $TOOLCHAIN_BASES"
-PRIMARY_BASE=6.12
-# Bases checked at the source level only, each with a series of its own
-# in patches/bases/BASE/ (scripts/check-mainline).
-SOURCE_BASES="7.3"
+# The series in patches/ is written against SERIES_BASE, the upstream
+# target: its tree (make tree) is the one KUnit and the debug kernel are
+# built from.  HOST_BASE is the stock kernel that the module builds for by
+# default and that the VM tests boot.
+SERIES_BASE=7.3
+HOST_BASE=6.12
+# Backport bases, each with a series of its own in patches/bases/BASE/,
+# checked at the source level (scripts/check-backports).
+SOURCE_BASES="6.12"
 
 die() { echo "rdma-cm-guard: $*" >&2; exit 1; }
 
@@ -54,9 +59,9 @@ base_load() {
 		VMLINUZ=$VM_VMLINUZ
 	fi
 	STOCK_KO=$(ls "$MODROOT"/kernel/drivers/infiniband/core/rdma_cm.ko* 2>/dev/null | head -n1 || true)
-	# The series this base builds: patches/ or a port in patches/bases/X.Y
-	# (BASE_SERIES); then the base's fixups, patches/bases/BASE/series,
-	# unless that is the series itself.
+	# The series this base builds: patches/ or a backport in
+	# patches/bases/X.Y (BASE_SERIES); then the base's fixups,
+	# patches/bases/BASE/series, unless that is the series itself.
 	SERIES_DIR=$TOP/patches
 	[ -z "$BASE_SERIES" ] || SERIES_DIR=$TOP/patches/bases/$BASE_SERIES
 	FIXUP_DIR=$TOP/patches/bases/$BASE
