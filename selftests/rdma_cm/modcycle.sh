@@ -72,8 +72,16 @@ modcycle_client() {
 			port_settings > /tmp/mc.settings
 			cmp -s /tmp/mc.settings /tmp/settings.applied && n_set=$((n_set + 1))
 		fi
-		timeout 30 rping -c -a "$RCG_peer" -p 7174 -C 1 -S 64 > /tmp/mc.rping 2>&1 &&
+		if timeout 30 rping -c -a "$RCG_peer" -p 7174 -C 1 -S 64 > /tmp/mc.rping 2>&1; then
 			n_conn=$((n_conn + 1))
+		else
+			# What failed, for the next run that sees it (seen once, session 17).
+			echo "[client cycle $i] rping failed (rc $?):"
+			sed "s/^/[client cycle $i rping] /" /tmp/mc.rping
+			$RDMA res show cm_id 2>&1 | sed "s/^/[client cycle $i cm_id] /"
+			ip neigh show "$RCG_peer" 2>&1 | sed "s/^/[client cycle $i neigh] /"
+			port_settings | sed "s/^/[client cycle $i settings] /"
+		fi
 	done
 	echo "[client] modcycle: $n_rm removals, $n_conn connects, settings $n_set, ours $n_ours of $MC_N"
 	check "modcycle: $n_rm of $MC_N cycles of 'modprobe -r rdma_ucm rdma_cm' and 'modprobe rdma_ucm' unloaded rdma_cm" \
