@@ -39,6 +39,19 @@ checkd() {
 	tail -n 20 "$file" | while IFS= read -r l; do ktap "# $l"; done
 }
 
+# rping_ok RC FILE: rping, with exit status RC and its output in FILE, ran
+# its pings.  RC alone does not say so: after a good run, its cm thread
+# may read the event channel that its main thread has just destroyed
+# ("rdma_get_cm_event: Bad file descriptor", exit 255).  That race is
+# taken for success only when rping tore the connection down and printed
+# nothing else (but the line of run(), if FILE holds it).
+rping_ok() {
+	[ "$1" = 0 ] && return 0
+	grep -q 'DISCONNECT EVENT' "$2" || return 1
+	! grep -v -e 'DISCONNECT EVENT' -e '^rdma_get_cm_event: Bad file descriptor' \
+		-e '^ping data' -e "^\[$RCG_role\] # " "$2" | grep -q .
+}
+
 # wait_for SECONDS CMD...: run CMD every 0.2 s until it succeeds, for up
 # to SECONDS.  Tests wait for events, not for time: a busy machine runs the
 # VMs several times slower than an idle one.

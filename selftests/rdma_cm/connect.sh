@@ -42,7 +42,7 @@ connect_rebind() {
 	fi
 	# With gid_reject_retries set (the package sets 2), an id whose route
 	# is resolved follows a neighbour change instead of UNREACHABLE
-	# (patches/0025): stock's event needs the stock setting, 0.
+	# (patches/0030): stock's event needs the stock setting, 0.
 	retries=/sys/kernel/config/rdma_cm/rxe0/ports/1/gid_reject_retries
 	r0=$(cat $retries)
 	run sh -c "echo 0 > $retries"
@@ -94,16 +94,18 @@ connect_qp1() {
 	echo "[client] rxe0 send_err $e0 -> $e1, QP1 state $st"
 	wait_for 30 grep -qs "0000:0000:0000:0000:0000:ffff:c000" /sys/class/infiniband/rxe0/ports/1/gids/*
 	run timeout 60 rping -c -a "$srv" -p 7174 -C 1 -S 64 > /tmp/qp1.rping 2>&1
-	rc=$?
+	rc=$? pinged=0
+	rping_ok $rc /tmp/qp1.rping && pinged=1
 	checkd /tmp/qp1.rping "$name (send_err $e0 -> $e1, QP1 $st, rping rc $rc)" \
-		[ "$e1" -gt "$e0" -a "$st" = RTS -a $rc = 0 ]
+		[ "$e1" -gt "$e0" -a "$st" = RTS -a $pinged = 1 ]
 }
 
 connect_client() {
 	srv=$RCG_peer
 	wait_peer 9101
-	check "connect: rping -C 10 to $srv" \
-		run timeout 60 rping -c -a "$srv" -p 7174 -C 10 -S 64 -V
+	run timeout 60 rping -c -a "$srv" -p 7174 -C 10 -S 64 -V > /tmp/connect.rping 2>&1
+	rc=$?
+	checkd /tmp/connect.rping "connect: rping -C 10 to $srv" rping_ok $rc /tmp/connect.rping
 	check "connect: ucmatose 2 connections x 10 messages to $srv" \
 		run timeout 60 ucmatose -s "$srv" -p 7471 -c 2 -C 10
 	run timeout 120 cmtime -s "$srv" -p 7472 -c 10 > /tmp/cmtime.out 2>&1
