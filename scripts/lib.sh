@@ -32,6 +32,57 @@ checkpatch() {
 }
 say() { echo "+ $*" >&2; }
 
+# vm_margin DIR: the time a VM pair of selftests/qemu/run-vms ran (DIR/time:
+# seconds and timeout), as "took N of T s"; false when it used more than
+# half of its timeout, so that a group that grows towards its timeout
+# fails long before the timeout kills it on a slower or busier machine.
+vm_margin() {
+	local took limit
+
+	read -r took limit 2>/dev/null < "$1/time" || { echo "no time recorded"; return 1; }
+	echo "took $took of $limit s"
+	[ $((2 * took)) -le "$limit" ]
+}
+
+# private_apt SUITE: apt-get options for a private apt state under
+# $CACHE/apt/SUITE that knows Debian's SUITE only, updated once a day; the
+# system's sources and lists are left alone.
+private_apt() {
+	local d=$CACHE/apt/$1 mirror=${RCG_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+	mkdir -p "$d/lists/partial" "$d/archives/partial"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $1 main" \
+		> "$d/sources.list"
+	touch "$d/status"
+	APT_OPTS="-o Dir::Etc::sourcelist=$d/sources.list -o Dir::Etc::sourceparts=-
+		-o Dir::State=$d -o Dir::State::lists=$d/lists -o Dir::State::status=$d/status
+		-o Dir::Cache=$d -o Dir::Cache::archives=$d/archives -o APT::Sandbox::User=root"
+	if [ -z "$(find "$d/lists" -name '*_Packages*' -mtime -1 2>/dev/null)" ]; then
+		say "apt-get update (private state for $1 in $d)"
+		# shellcheck disable=SC2086
+		apt-get -q $APT_OPTS update >/dev/null || die "cannot update the private apt state of $1"
+	fi
+}
+
+# archive_apt BASE-SUITE: APT_OPTS for the archive a base is fetched from:
+# a private state for its suite (bases/*: BASE_SUITE), or the system's.
+archive_apt() {
+	APT_OPTS=
+	[ -z "$1" ] || private_apt "$1"
+}
+# archive_name: that archive, in words (after archive_apt).
+archive_name() {
+	if [ -n "$BASE_SUITE" ]; then echo "Debian $BASE_SUITE"; else echo "this host's apt sources"; fi
+}
+# archive_has PKG VERSION: the archive of APT_OPTS still has PKG=VERSION;
+# ARCHIVE_VERSIONS lists the versions of PKG it has, newest first.
+archive_has() {
+	# shellcheck disable=SC2086
+	ARCHIVE_VERSIONS=$(apt-cache $APT_OPTS madison "$1" 2>/dev/null |
+		awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | sort -urV | tr '\n' ' ' | sed 's/ $//')
+	case " $ARCHIVE_VERSIONS " in *" $2 "*) return 0 ;; esac
+	return 1
+}
+
 # base_load BASE: read bases/BASE and set the paths inside its cache root.
 base_load() {
 	local f="$TOP/bases/$1"
