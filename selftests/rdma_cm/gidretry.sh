@@ -58,6 +58,12 @@
 
 GR_CFS=/sys/kernel/config/rdma_cm
 GR_T=/sys/kernel/tracing
+# rcg.gidretry_part=1, race or 2 runs a part of the client's rounds:
+# on the debug kernel, where all of them take six minutes, selftests/groups
+# runs the parts as VM pairs of their own, side by side (gidretry-1,
+# gidretry-race-a and -b with rcg.gidretry_race=250 each, gidretry-2).
+# Without it, all of them.
+gr_part() { [ -z "$RCG_gidretry_part" ] || [ "$RCG_gidretry_part" = "$1" ]; }
 gr_server_ours() { [ "$(echo "$RCG_module" | cut -d/ -f1)" != stock ]; }
 gr_client_ours() { [ "$(echo "$RCG_module" | cut -d/ -f2)" != stock ]; }
 
@@ -98,7 +104,10 @@ gidretry_server() {
 	kill $rp $um $um20 $race 2>/dev/null
 	sed 's/^/[server rping] /' /tmp/gr.rping.srv | tail -n 30
 	sed 's/^/[server ucmatose] /' /tmp/gr.ucm.srv | tail -n 10
-	gr_server_ours && check "gidretry: the server rejected misdirected REQs with 12" \
+	# Part 2 misdirects REQs only from a client of ours (noarp and
+	# after); the race's connects may all end before their REJ.
+	gr_server_ours && [ "$RCG_gidretry_part" != race ] && { gr_part 1 || gr_client_ours; } &&
+		check "gidretry: the server rejected misdirected REQs with 12" \
 		[ "$(cat $GR_CFS/rxe1/ports/1/gid_reject_count)" -ge 1 ]
 	sysctl -qw net.ipv4.conf.all.arp_ignore=0
 }
@@ -298,25 +307,45 @@ gidretry_client() {
 	fi
 
 	if ! gr_client_ours; then
-		gr_connect stock
-		# A stock server has no guard at rxe1 for the bound listener.
-		want=12
-		gr_server_ours || want=8
-		check "gidretry: stock client: the application sees REJECTED status $want" \
-			grep -q "^GID rejected status=$want" /tmp/gr.stock.cli
-		gr_check_after_reject stock
+		if gr_part 1; then
+			gr_connect stock
+			# A stock server has no guard at rxe1 for the bound listener.
+			want=12
+			gr_server_ours || want=8
+			check "gidretry: stock client: the application sees REJECTED status $want" \
+				grep -q "^GID rejected status=$want" /tmp/gr.stock.cli
+			gr_check_after_reject stock
+		fi
 		signal_peer 9502
 		wait_peer 9503
 		signal_peer 9504
 		wait_peer 9505
-		gr_stale
-		gr_grace
+		gr_part 2 && gr_stale
+		gr_part 2 && gr_grace
 		$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable
 		signal_peer 9506
 		gr_no_cm_id
 		return
 	fi
 
+	gr_part 1 && gr_client_part1
+	gr_part race && gr_client_race
+	gr_part 1 && gr_client_budget0
+	signal_peer 9502
+	wait_peer 9503
+	gr_part 2 && gr_client_part2
+	signal_peer 9504
+	wait_peer 9505
+	gr_part 2 && gr_stale
+	gr_part 2 && gr_grace
+	$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable
+	signal_peer 9506
+	echo 0 > $GR_T/events/rdma_cma/cm_gid_retry/enable
+	gr_no_cm_id
+}
+
+# gr_client_part1: the retry, and misdirected connects in a row.
+gr_client_part1() {
 	t0=$(gr_ms)
 	gr_connect retry
 	t1=$(gr_ms)
@@ -336,16 +365,21 @@ gidretry_client() {
 	done
 	check "gidretry: $n misdirected connects in a row: $ok20 of $n established" [ $ok20 = $n ]
 	echo "[client] misdirected REQ: established after 1 retry ($ms ms), $ok20/$n"
+}
 
-	# race: rdma_disconnect() and rdma_destroy_id() at random moments of
-	# misdirected connects, the retry's included (issue 10, item 1).
-	n=$(gr_race_runs)
+# gr_client_race: rdma_disconnect() and rdma_destroy_id() at random
+# moments of misdirected connects, the retry's included (issue 10, item 1).
+gr_client_race() {
+	n=${RCG_gidretry_race:-$(gr_race_runs)}
 	gr_plant
 	run timeout 1500 cm_race -c "$srv0" -p 7494 -d "$srv1" -n $n > /tmp/gr.race.cli 2>&1
 	rc=$?
 	grep -v '^RACE [0-9]' /tmp/gr.race.cli | sed 's/^/[client race] /'
 	checkd /tmp/gr.race.cli "gidretry: race: $n connects torn down at random moments: one final event each, none after destroy" [ $rc = 0 ]
+}
 
+# gr_client_budget0: a budget of 0, and the admin's permanent entry.
+gr_client_budget0() {
 	echo 0 > "$GR_CFS/rxe0/ports/1/gid_reject_retries"
 	gr_connect budget0
 	checkd /tmp/gr.budget0.cli "gidretry: gid_reject_retries=0: REJECTED status 12" \
@@ -364,9 +398,12 @@ gidretry_client() {
 		grep -qx 'GID established' /tmp/gr.permanent.cli
 	checkd /tmp/gr.permanent.cli "gidretry: permanent: a remote REJ leaves the entry PERMANENT" \
 		grep -q "^$srv0 lladdr $mac0 PERMANENT" /tmp/gr.permanent.cli
+}
 
-	signal_peer 9502
-	wait_peer 9503
+# gr_client_part2: while the server ignores ARP, a retry whose
+# solicitation goes unanswered, and a retry that the application or the
+# admin ends (destroy, disconnect, link del, netdev down).
+gr_client_part2() {
 	# noarp: the retry's fresh solicitation gets no answer.
 	f0=$(gr_count retry_failed)
 	echo > $GR_T/trace
@@ -423,14 +460,6 @@ gidretry_client() {
 	checkd /tmp/gr.netdown.log "gidretry: netdev down during a retry: the application sees REJECTED status 12" \
 		grep -q '^GID rejected status=12' /tmp/gr.netdown.cli
 	check "gidretry: netdev down during a retry: rxe0 is active again once eth0 is up" wait_for 20 gr_active
-	signal_peer 9504
-	wait_peer 9505
-	gr_stale
-	gr_grace
-	$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable
-	signal_peer 9506
-	echo 0 > $GR_T/events/rdma_cma/cm_gid_retry/enable
-	gr_no_cm_id
 }
 
 # gr_no_cm_id: every round's cm_ids are gone (ib_core's restrack, which
