@@ -12,7 +12,7 @@ KVER_6_1	:= $(shell . bases/6.1 && echo $$BASE_KVER)
 PREFIX		?= /usr/local
 
 .PHONY: help deps base tree export module abi-check abi-check-selftest kunit \
-	selftests stress check-series check-backports check check-bases demo bench dkms-install dkms-uninstall deb package-test \
+	selftests stress check-series check-backports check check-bases check-archive check-all demo bench dkms-install dkms-uninstall deb package-test \
 	install clean
 
 help:
@@ -29,6 +29,8 @@ help:
 	@echo "make check-backports  the 6.12 backport: applies, drift, checkpatch, builds per patch"
 	@echo "make check         everything above, as CI runs it"
 	@echo "make check-bases   Debian's 7.3 and 7.2 kernels: module, abi-check, DKMS, VM tests (sid root)"
+	@echo "make check-archive which pinned versions of bases/* the Debian archive still has"
+	@echo "make check-all     check, check-bases, stress (full size) and check-archive: before you stop"
 	@echo "make demo          the before/after table, stock rdma_cm against ours"
 	@echo "make bench         stock rdma_cm against ours in one boot: cmtime, recovery, storm (BENCH_SIZE=small)"
 	@echo "make dkms-install  build and install the module with DKMS on this host"
@@ -84,6 +86,15 @@ check:
 
 check-bases:
 	scripts/check bases
+
+check-archive:
+	scripts/check-archive
+
+# Everything, each target whatever the one before did; fails if one did.
+check-all:
+	@rc=0; for t in check check-bases stress check-archive; do \
+		$(MAKE) --no-print-directory $$t || { echo "=== make $$t FAILED"; rc=1; }; \
+	done; exit $$rc
 
 demo:
 	scripts/demo
