@@ -337,6 +337,10 @@ stress_server() {
 		wait_listen $ST_PORT $((ST_PORT + 1))
 		signal_peer 9601
 	fi
+	# The client's end: it may come while this side still ends the load
+	# (signal_peer gives up after a minute).
+	wait_peer 9605 &
+	w5=$!
 	if st_phase load; then
 		# load: churn, configfs and teardown while the client connects.
 		wait_peer 9602
@@ -408,11 +412,8 @@ stress_server() {
 	fi
 	# linkdel: the client's device goes; the server keeps serving.
 	st_phase linkdel && wait_peer 9604
-	wait_peer 9605 &
-	w5=$!
 	# fuzz: both sides, against each other.
-	st_mark fuzz
-	st_phase fuzz && st_fuzz "$a0,$a1,fd00::1,fd00::2,$RCG_peer,fd00::100"
+	st_phase fuzz && st_mark fuzz && st_fuzz "$a0,$a1,fd00::1,fd00::2,$RCG_peer,fd00::100"
 	wait $w5
 	if st_phase load || st_phase linkdel; then
 		kill -TERM $srv
@@ -563,8 +564,10 @@ stress_client() {
 		# with up to ST_INFLIGHT connects in flight), not once one is
 		# established: a load that ends before a progress line shows
 		# one left the device in place until a 120 s wait ran out.
-		wait_for 120 grep -qE '^STRESS progress|attempted=' /tmp/st.linkdel
+		wait_for 120 grep -q '^STRESS progress' /tmp/st.linkdel
 		t2=$(st_ms)
+		loaded=0
+		kill -0 $ld 2>/dev/null && loaded=1
 		run $RDMA link del rxe0 &
 		del=$!
 		wait $ld
@@ -574,6 +577,7 @@ stress_client() {
 		echo "[client] linkdel: 'rdma link del rxe0' took $(( ($(st_ms) - t2) / 1000 )) s"
 		kill $ldtail
 		st_check_load linkdel /tmp/st.linkdel $lrc
+		check "stress: rdma link del rxe0 started while the load ran" [ $loaded = 1 ]
 		check "stress: rdma link del rxe0 under load completes" [ $drc = 0 ]
 		rdma_add rxe0 rxe eth0
 		check "stress: rxe0 is active again" wait_for 30 sh -c "$RDMA link show rxe0/1 | grep -q 'state ACTIVE'"
@@ -581,8 +585,7 @@ stress_client() {
 		signal_peer 9604
 	fi
 	# fuzz
-	st_mark fuzz
-	st_phase fuzz && st_fuzz "$srv0,$srv1,fd00::1,fd00::2,$(addr_of 0),fd00::100"
+	st_phase fuzz && st_mark fuzz && st_fuzz "$srv0,$srv1,fd00::1,fd00::2,$(addr_of 0),fd00::100"
 	signal_peer 9605
 	st_no_cm_id
 	run $IP -6 addr del fd00::100/64 dev eth0
