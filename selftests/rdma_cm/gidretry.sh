@@ -306,42 +306,35 @@ gidretry_client() {
 		echo 1 > $GR_T/events/rdma_cma/cm_gid_retry/enable
 	fi
 
-	if ! gr_client_ours; then
-		if gr_part 1; then
-			gr_connect stock
-			# A stock server has no guard at rxe1 for the bound listener.
-			want=12
-			gr_server_ours || want=8
-			check "gidretry: stock client: the application sees REJECTED status $want" \
-				grep -q "^GID rejected status=$want" /tmp/gr.stock.cli
-			gr_check_after_reject stock
-		fi
-		signal_peer 9502
-		wait_peer 9503
-		signal_peer 9504
-		wait_peer 9505
-		gr_part 2 && gr_stale
-		gr_part 2 && gr_grace
-		$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable
-		signal_peer 9506
-		gr_no_cm_id
-		return
+	if gr_client_ours; then
+		gr_part 1 && gr_client_part1
+		gr_part race && gr_client_race
+		gr_part 1 && gr_client_budget0
+	else
+		gr_part 1 && gr_client_stock
 	fi
-
-	gr_part 1 && gr_client_part1
-	gr_part race && gr_client_race
-	gr_part 1 && gr_client_budget0
 	signal_peer 9502
 	wait_peer 9503
-	gr_part 2 && gr_client_part2
+	gr_client_ours && gr_part 2 && gr_client_part2
 	signal_peer 9504
 	wait_peer 9505
 	gr_part 2 && gr_stale
 	gr_part 2 && gr_grace
 	$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud reachable
 	signal_peer 9506
-	echo 0 > $GR_T/events/rdma_cma/cm_gid_retry/enable
+	gr_client_ours && echo 0 > $GR_T/events/rdma_cma/cm_gid_retry/enable
 	gr_no_cm_id
+}
+
+# gr_client_stock: a stock client's misdirected connect is rejected.
+gr_client_stock() {
+	gr_connect stock
+	# A stock server has no guard at rxe1 for the bound listener.
+	want=12
+	gr_server_ours || want=8
+	check "gidretry: stock client: the application sees REJECTED status $want" \
+		grep -q "^GID rejected status=$want" /tmp/gr.stock.cli
+	gr_check_after_reject stock
 }
 
 # gr_client_part1: the retry, and misdirected connects in a row.
