@@ -26,11 +26,11 @@ help:
 	@echo "make selftests     two-VM end-to-end tests over rxe (stock, ours, debug)"
 	@echo "make stress        the stress group at full size on the debug kernel (rcg.stress=full)"
 	@echo "make check-series  the series on 7.3: applies, exports back, checkpatch, builds per patch"
-	@echo "make check-backports  the 6.12 backport: applies, drift, checkpatch, builds per patch"
+	@echo "make check-backports  the 6.12 backport: applies, drift, checkpatch, builds per patch (make check: no builds)"
 	@echo "make check         everything above, as CI runs it"
 	@echo "make check-bases   Debian's 7.3 and 7.2 kernels: module, abi-check, DKMS, VM tests (sid root)"
 	@echo "make check-archive which pinned versions of bases/* the Debian archive still has"
-	@echo "make check-all     check, check-bases, stress (full size) and check-archive: before you stop"
+	@echo "make check-all     check, check-backports (per-patch builds), check-bases, stress (full size), check-archive"
 	@echo "make demo          the before/after table, stock rdma_cm against ours"
 	@echo "make bench         stock rdma_cm against ours in one boot: cmtime, recovery, storm (BENCH_SIZE=small)"
 	@echo "make dkms-install  build and install the module with DKMS on this host"
@@ -92,7 +92,7 @@ check-archive:
 
 # Everything, each target whatever the one before did; fails if one did.
 check-all:
-	@rc=0; for t in check check-bases stress check-archive; do \
+	@rc=0; for t in check check-backports check-bases stress check-archive; do \
 		$(MAKE) --no-print-directory $$t || { echo "=== make $$t FAILED"; rc=1; }; \
 	done; exit $$rc
 
