@@ -560,11 +560,12 @@ stress_client() {
 		ld=$!
 		tail -f /tmp/st.linkdel &
 		ldtail=$!
-		# Once the load runs (its first progress line, ten seconds in,
-		# with up to ST_INFLIGHT connects in flight), not once one is
-		# established: a load that ends before a progress line shows
-		# one left the device in place until a 120 s wait ran out.
-		wait_for 120 grep -q '^STRESS progress' /tmp/st.linkdel
+		# Two seconds after the load started its connects (its first
+		# line), while they are in flight: its first progress line comes
+		# ten seconds in, after a CI-size load may have ended, and one
+		# established connect may never show in one.
+		wait_for 120 grep -q '^STRESS seed=' /tmp/st.linkdel
+		sleep 2
 		t2=$(st_ms)
 		loaded=0
 		kill -0 $ld 2>/dev/null && loaded=1
