@@ -36,7 +36,8 @@
 #
 # Checked by the test: cm_stress's accounting (attempted = established +
 # rejected + failed + destroyed, nothing lost, duplicated or stray, 200
-# in flight), retries <= budget (3, the writer's largest) x connects, the
+# in flight; a DISCONNECTED that stock cannot give, of a connection that
+# began on the deleted fd00::100, is counted apart: st_disc_unsent), retries <= budget (3, the writer's largest) x connects, the
 # server's mismatch warnings within the rate limit (5 per 5 s), no cm_id
 # left; by the harness: no WARN, BUG, KASAN, lockdep or RCU stall report
 # on either console, kmemleak (kmemleak=on in selftests/groups).
@@ -251,6 +252,10 @@ st_mad_trace_dump() {
 st_cma_trace_on() {
 	st_trace_on rdma_cma || return 0
 	echo 1 > $ST_TR/events/rdma_cma/enable
+	# What ib_cm did with each rdma_disconnect() (st_disc_unsent).
+	for e in icm_send_dreq icm_dreq_skipped icm_send_drep_err; do
+		echo 1 > $ST_TR/events/ib_cma/$e/enable 2>/dev/null || :
+	done
 }
 # st_cma_trace_lost LOG: what the RDMA CM traced of each id that LOG (a
 # cm_stress load) names as without DISCONNECTED.
@@ -260,6 +265,47 @@ st_cma_trace_lost() {
 	for n in $(sed -n 's/^STRESS .* cm-idn \([0-9]*\) .*/\1/p' "$1" | head -n 4); do
 		grep "cm\.id=$n " $ST_TR/trace | tail -n 30 | sed "s/^/[$RCG_role trace $n] /"
 	done
+}
+
+# st_disc_unsent LOG: how many connections of LOG (a cm_stress load) that
+# saw no DISCONNECTED are stock's: a RoCE v2 id's MAD address handle needs
+# its source GID (the flow label makes rdma_create_ah() read its netdev),
+# so once the client's teardown has deleted fd00::100, ib_send_cm_dreq()
+# of a connection established on it fails into timewait, the DREP is
+# refused, and the RDMA CM, still CONNECT, reports neither DISCONNECTED
+# nor TIMEWAIT_EXIT (developing.md, Known limitations).  Counted is a
+# connection whose cm_stress report names exactly one id from fd00::100,
+# with rdma_disconnect() returning 0, whose cm_disconnect the trace shows
+# after the marker written before the deletion, followed in that task by ib_cm refusing
+# the DREP in TIMEWAIT, with no DREQ sent and none skipped: a DREQ that
+# ib_cm skipped (an id of a retry that is not the established one) or
+# any other path is not stock's and still fails.
+st_disc_unsent() {
+	[ -r $ST_TR/trace ] || { echo 0; return; }
+	awk '
+	function flush() { if (inblk && ok && nids == 1) print id; inblk = 0 }
+	/^STRESS no DISCONNECTED/ {
+		flush(); inblk = 1; nids = 0
+		ok = /errno 0,/ && /TIMEWAIT_EXIT not seen/; next
+	}
+	inblk && /^STRESS   / {
+		if (/ src-addr fd00::100:/) { nids++; id = $0; sub(/.* cm-idn /, "", id); sub(/ .*/, "", id) }
+		next
+	}
+	{ flush() }
+	END { flush() }' "$1" | sort -u | while read -r n; do
+		awk -v n="$n" '
+		function ts(l) { sub(/:$/, "", l); return l + 0 }
+		/tracing_mark_write: rcg: deleting fd00::100/ { del = ts($4); next }
+		!task && $0 ~ (" cm_disconnect: cm\\.id=" n " ") {
+			if (del && ts($4) > del) { task = $1; next }
+		}
+		task && $1 == task {
+			if (/ icm_send_dreq: | icm_dreq_skipped: /) exit
+			if (/ icm_send_drep_err: .* state=TIMEWAIT /) { print n; exit }
+			if (/ cm_[a-z_]*: cm\.id=/) exit
+		}' $ST_TR/trace
+	done | grep -c .
 }
 
 # st_no_recent_hang: ib_cm reported no waiting destruction in the last 15 s.
@@ -447,14 +493,24 @@ st_no_cm_id() {
 	checkd /tmp/st.cm_id "stress: no cm_id left (rdma res show cm_id)" [ ! -s /tmp/st.cm_id ]
 }
 
-# st_check_load NAME FILE RC RETRIES: cm_stress's accounting.
+# st_check_load NAME FILE RC [UNSENT]: cm_stress's accounting.  UNSENT
+# (st_disc_unsent) of its connections without DISCONNECTED are stock's
+# and fail nothing when everything else adds up.
 st_check_load() {
+	local rc=$3 uns=${4:-0} dl
 	f=$2
 	att=$(st_field "$f" attempted) est=$(st_field "$f" established)
 	rej=$(st_field "$f" rejected) fail=$(st_field "$f" failed)
-	des=$(st_field "$f" destroyed)
+	des=$(st_field "$f" destroyed) dl=$(st_field "$f" disc_lost)
+	if [ "$rc" = 2 ] && [ "$uns" -gt 0 ] && [ "$dl" = "$uns" ] &&
+	   [ "$(st_field "$f" lost)" = 0 ] && [ "$(st_field "$f" dup)" = 0 ] &&
+	   [ "$(st_field "$f" stray)" = 0 ] && [ "$est" -gt 0 ] &&
+	   [ "$att" = $((est + rej + fail + des)) ]; then
+		ktap "# stress: $1: $uns disconnects sent no DREQ: their source GID fd00::100 was deleted (stock, Known limitations)"
+		rc=0
+	fi
 	checkd "$f" "stress: $1: $att connects = $est established + $rej rejected + $fail failed + $des destroyed, none lost, duplicated or stray (seed $(st_field "$f" seed))" \
-		[ "$3" = 0 -a -n "$att" ]
+		[ "$rc" = 0 -a -n "$att" ]
 }
 
 stress_client() {
@@ -500,6 +556,7 @@ stress_client() {
 		st_noise || td=4
 		# Once the first connects are through, the client's own teardown.
 		st_noise && wait_for 300 grep -q 'STRESS progress' /tmp/st.load &&
+		{ { echo "rcg: deleting fd00::100" > $ST_TR/trace_marker; } 2>/dev/null || :; } &&
 		run $IP -6 addr del fd00::100/64 dev eth0 && td=$((td + 1))
 		st_noise && {
 			sleep 2
@@ -525,7 +582,7 @@ stress_client() {
 		wait $wr
 		r1=$(cat $p/gid_retry_count) f1=$(cat $p/gid_retry_failed_count)
 		echo "[client] load: $(( (t1 - t0) / 1000 )) s; configfs writer $(cat /tmp/st.writer.client 2>/dev/null) rounds; retries $((r1 - r0)), failed $((f1 - f0))"
-		st_check_load load /tmp/st.load $lrc
+		st_check_load load /tmp/st.load $lrc "$(st_disc_unsent /tmp/st.load)"
 		wait $race
 		rrc=$?
 		if [ "$(st_field /tmp/st.race lost)" != 0 ]; then
