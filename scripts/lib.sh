@@ -44,6 +44,25 @@ vm_margin() {
 	[ $((2 * took)) -le "$limit" ]
 }
 
+# tsc_early_khz: "tsc_early_khz=N" for a QEMU TCG guest's kernel command
+# line, N the host's TSC rate, at which the guest's TSC runs; nothing on a
+# host without a constant TSC or a C compiler.  Without it, a guest
+# calibrates its TSC against the emulated PIT, which a busy host starves:
+# some guests then find no rate and fall back to the jiffies clocksource
+# (4 ms steps), and one found 516.9 MHz for 2600, so that its clock ran
+# five times too fast, and so did every timeout of its tests; with no
+# HPET or ACPI PM timer in the VMs nothing corrected it.
+tsc_early_khz() {
+	local d khz
+
+	[ "$(uname -m)" = x86_64 ] && grep -qw constant_tsc /proc/cpuinfo || return 0
+	d=$(mktemp -d)
+	cc -O2 -o "$d/tsc-khz" "$TOP/selftests/qemu/tsc-khz.c" 2>/dev/null && khz=$("$d/tsc-khz")
+	rm -rf "$d"
+	[ -n "$khz" ] && echo "tsc_early_khz=$khz"
+	return 0
+}
+
 # private_apt SUITE: apt-get options for a private apt state under
 # $CACHE/apt/SUITE that knows Debian's SUITE only, updated once a day; the
 # system's sources and lists are left alone.

@@ -10,6 +10,8 @@ set -e
 . "$(dirname "$0")/../../scripts/lib.sh"
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
+# The stand-in has no TSC to set.
+export RCG_TSC=
 
 # The stand-in: both "VMs" sleep FAKE_VM_SLEEP seconds, then power off;
 # the one whose role is FAKE_PANIC panics at once, as a kernel would
