@@ -38,7 +38,7 @@ disc() { ev cm_stress-127 cm_disconnect "cm.id=$1 src=[fd00::100]:50379 dst=[fd0
 # icm TASK EVENT STATE: an ib_cm event of the class icm_id_class.
 icm() { ev "$1" "$2" "local_id=1234 remote_id=5678 state=$3 lap_state=LAP_IDLE"; }
 # unsent ID: the stock signature: no DREQ could be built, DREP refused.
-unsent() { disc $1; icm cm_stress-127 icm_send_drep_err TIMEWAIT; }
+unsent() { disc $1; icm "<...>-127" icm_send_drep_err TIMEWAIT; }
 # summary LOST DISC_LOST: cm_stress's last line, 10 connects in all.
 summary() {
 	echo "STRESS seed=1 attempted=10 established=4 rejected=3 failed=2 destroyed=1 disconnected=2 disc_lost=$2 lost=$1 dup=0 stray=0 max_inflight=10 max_connecting=10 avg_ms=1 secs=1" >> $w/load

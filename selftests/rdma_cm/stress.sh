@@ -296,11 +296,13 @@ st_disc_unsent() {
 	END { flush() }' "$1" | sort -u | while read -r n; do
 		awk -v n="$n" '
 		function ts(l) { sub(/:$/, "", l); return l + 0 }
+		# the task by its pid: the comm may read "<...>"
+		function pid(t) { sub(/.*-/, "", t); return t }
 		/tracing_mark_write: rcg: deleting fd00::100/ { del = ts($4); next }
 		!task && $0 ~ (" cm_disconnect: cm\\.id=" n " ") {
-			if (del && ts($4) > del) { task = $1; next }
+			if (del && ts($4) > del) { task = pid($1); next }
 		}
-		task && $1 == task {
+		task && pid($1) == task {
 			if (/ icm_send_dreq: | icm_dreq_skipped: /) exit
 			if (/ icm_send_drep_err: .* state=TIMEWAIT /) { print n; exit }
 			if (/ cm_[a-z_]*: cm\.id=/) exit
