@@ -37,8 +37,9 @@
 # Checked by the test: cm_stress's accounting (attempted = established +
 # rejected + failed + destroyed, nothing lost, duplicated or stray, 200
 # in flight; a DISCONNECTED that stock cannot give, of a connection that
-# began on the deleted fd00::100, is counted apart: st_disc_unsent), retries <= budget (3, the writer's largest) x connects, the
-# server's mismatch warnings within the rate limit (5 per 5 s), no cm_id
+# began on the deleted fd00::100, is counted apart: st_disc_unsent),
+# retries <= budget (3, the writer's largest) x connects, the server's
+# mismatch warnings within the rate limit (5 per 5 s), no cm_id
 # left; by the harness: no WARN, BUG, KASAN, lockdep or RCU stall report
 # on either console, kmemleak (kmemleak=on in selftests/groups).
 
@@ -276,8 +277,9 @@ st_cma_trace_lost() {
 # nor TIMEWAIT_EXIT (developing.md, Known limitations).  Counted is a
 # connection whose cm_stress report names exactly one id from fd00::100,
 # with rdma_disconnect() returning 0, whose cm_disconnect the trace shows
-# after the marker written before the deletion, followed in that task by ib_cm refusing
-# the DREP in TIMEWAIT, with no DREQ sent and none skipped: a DREQ that
+# after the marker written before the deletion, followed in that task by
+# ib_cm refusing the DREP in TIMEWAIT, with no DREQ sent and none
+# skipped: a DREQ that
 # ib_cm skipped (an id of a retry that is not the established one) or
 # any other path is not stock's and still fails.
 st_disc_unsent() {
