@@ -194,24 +194,42 @@ readlimits_server() {
 	# client, which tells how its run ended.  A server whose client failed
 	# waits for a peer that is gone: it is stopped, and the next try
 	# starts both afresh.
+	# What ib_cm and the RDMA CM did with a try's REQ, and the listeners,
+	# are printed when the try fails (a REJ from ib_cm here, or no REQ).
+	readbw_trace 1
 	: > /tmp/readbw.srv
 	for try in 1 2 3; do
+		echo > $TR/trace 2>/dev/null || :
 		echo "readbw try $try" >> /tmp/readbw.srv
 		timeout 60 ib_read_bw -R -F -s 4096 -n 200 >> /tmp/readbw.srv 2>&1 &
 		pid=$!
 		wait_listen 18515
 		signal_peer $((9200 + try))
 		crc=$(hear_peer $((9210 + try)))
-		[ "$crc" = 0 ] || kill $pid 2>/dev/null
+		if [ "$crc" != 0 ]; then
+			$RDMA res show cm_id >> /tmp/readbw.srv 2>&1
+			kill $pid 2>/dev/null
+		fi
 		rc=0
 		wait $pid || rc=$?
 		echo "readbw try $try: client $crc, server $rc" >> /tmp/readbw.srv
 		[ "$crc" = 0 ] && break
+		grep -v '^#' $TR/trace 2>/dev/null | tail -n 8 >> /tmp/readbw.srv
 	done
+	readbw_trace 0
 	tail -n 5 /tmp/readbw.srv
 	checkd /tmp/readbw.srv "readlimits: readbw: ib_read_bw -R server" [ $rc = 0 ]
 	is_ours "$srv" && set_caps 255
 	return 0
+}
+
+# readbw_trace 1|0: trace what ib_cm and the RDMA CM do with a REQ, or stop.
+TR=/sys/kernel/tracing
+readbw_trace() {
+	for e in ib_cma/icm_no_listener_err ib_cma/icm_issue_rej \
+		 ib_cma/icm_send_rej ib_cma/icm_send_rep rdma_cma/cm_req_handler; do
+		echo "$1" > $TR/events/$e/enable 2>/dev/null || :
+	done
 }
 
 readlimits_client() {
@@ -272,6 +290,7 @@ readlimits_client() {
 		echo "readbw try $try" >> /tmp/readbw.cli
 		run timeout 60 ib_read_bw -R -o 127 -F -s 4096 -n 200 "$RCG_peer" >> /tmp/readbw.cli 2>&1
 		rc=$?
+		[ $rc = 0 ] || ip neigh show "$RCG_peer" >> /tmp/readbw.cli
 		signal_peer $((9210 + try)) $rc
 		[ $rc = 0 ] && break
 	done
