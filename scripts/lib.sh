@@ -138,6 +138,29 @@ base_load() {
 	[ "$FIXUP_DIR" != "$SERIES_DIR" ] && [ -f "$FIXUP_DIR/series" ] || FIXUP_DIR=
 }
 
+# The series of patches/, in the order of patches/order (its lines: a
+# directory, 'module' or 'kernel', what the series is for).  The module
+# series make rdma_cm.ko; the kernel series only the kernel trees of make
+# tree and the debug kernel, where they apply before the module series.
+# A backport (patches/bases/X.Y) has the same directories, or fewer.
+# series_dirs ROOT [module|kernel]: the directories of ROOT, in order.
+series_dirs() {
+	local d what
+
+	sed 's/#.*//' "$TOP/patches/order" | while read -r d what _; do
+		[ -n "$d" ] && [ -f "$1/$d/series" ] || continue
+		[ -z "$2" ] || [ "$what" = "$2" ] && echo "$d"
+	done
+}
+# series_patches ROOT [module|kernel]: their patches in order, as DIR/FILE.
+series_patches() {
+	local d
+
+	for d in $(series_dirs "$@"); do
+		grep -v '^#' "$1/$d/series" | sed "s|^|$d/|"
+	done
+}
+
 # kver_series KVER: the stable series of a kernel release (6.1 of
 # 6.1.0-57-amd64, 6.12 of 6.12.118+deb12-amd64, 7.3 of 7.3-amd64).
 kver_series() { echo "$1" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p'; }

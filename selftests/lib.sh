@@ -96,7 +96,7 @@ hear_peer() { nc -l -p "$1"; }
 # rxe_guard6 add|del ADDR0 ADDR1: on a two-NIC server, drop IPv6 packets
 # for ADDR0 (eth0's) that arrive at eth1, and for ADDR1 (eth1's) at eth0,
 # before UDP, as a RoCE NIC drops a packet for a DGID it does not hold.
-# Stock rxe oopses on such a packet (issue 15, patches/rxe/0001); the
+# Stock rxe oopses on such a packet (issue 15, patches/rxe-fixes/0001); the
 # IPv6 rounds use this where rxe lacks the fix (rxe_fixed).
 # The rules go ahead of the local table's, which moves from 0 to 200.
 rxe_guard6() {
@@ -108,7 +108,7 @@ rxe_guard6() {
 	run $IP -6 rule "$1" pref 100 iif eth1 to "$2" blackhole
 	run $IP -6 rule "$1" pref 101 iif eth0 to "$3" blackhole
 }
-# rxe_fixed: rxe carries patches/rxe/0001: the patched debug kernel.
+# rxe_fixed: rxe carries patches/rxe-fixes/0001: the patched debug kernel.
 rxe_fixed() { [ "$(my_module)" = builtin ]; }
 
 # rcg.module is MODULE or SERVER_MODULE/CLIENT_MODULE.

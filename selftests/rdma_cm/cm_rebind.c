@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cm_rebind: rdma_resolve_addr() on an id that is not idle must leave the
- * id as it was (patches/0001).
+ * id as it was (patches/cma-fixes/0001).
  *
  *   cm_rebind ADDR 'NEIGH_CMD'
  *

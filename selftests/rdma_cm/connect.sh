@@ -29,7 +29,7 @@ connect_server() {
 		grep -q 'test complete' /tmp/ucmatose.log
 }
 
-# connect_rebind: cm_rebind (patches/0001): a failed rdma_resolve_addr() to
+# connect_rebind: cm_rebind (patches/cma-fixes/0001): a failed rdma_resolve_addr() to
 # fe80::1%1 on an id with a RoCE route must leave the id on the id table
 # under its key; KASAN on the debug kernel, events everywhere (with
 # gid_reject_retries 0, as stock: the ids get UNREACHABLE).  Not on
@@ -37,12 +37,12 @@ connect_server() {
 connect_rebind() {
 	name="connect: rdma_resolve_addr(fe80::1%1) refused on an id with a route leaves its id-table key; a neighbour change reaches the ids after it"
 	if [ "$(my_module)" = stock ]; then
-		skip "$name (stock rdma_cm has the use-after-free that patches/0001 fixes)"
+		skip "$name (stock rdma_cm has the use-after-free that patches/cma-fixes/0001 fixes)"
 		return
 	fi
 	# With gid_reject_retries set (the package sets 2), an id whose route
 	# is resolved follows a neighbour change instead of UNREACHABLE
-	# (patches/0030): stock's event needs the stock setting, 0.
+	# (patches/dkms/0011): stock's event needs the stock setting, 0.
 	retries=/sys/kernel/config/rdma_cm/rxe0/ports/1/gid_reject_retries
 	r0=$(cat $retries)
 	run sh -c "echo 0 > $retries"
@@ -54,7 +54,7 @@ connect_rebind() {
 	checkd /tmp/rebind.out "$name" [ $rc = 0 ]
 }
 
-# connect_qp1: patches/rxe/0002.  A REQ that ib_cm retransmits while the
+# connect_qp1: patches/rxe-fixes/0002.  A REQ that ib_cm retransmits while the
 # client's address is removed cannot be routed: QP1 must stay in RTS and
 # the next connect, once the address is back, establish.  Stock rxe moves
 # QP1 to the error state, from which ib_mad cannot bring it back, and the
@@ -67,7 +67,7 @@ connect_qp1() {
 	local name="connect: a REQ retransmitted while the client's address is removed cannot be sent; QP1 stays in RTS and rping connects once the address is back"
 	local mine ghost=192.0.2.99 e0 e1 st hold
 	if ! rxe_fixed; then
-		skip "$name (stock rxe moves QP1 to the error state for good: patches/rxe/0002)"
+		skip "$name (stock rxe moves QP1 to the error state for good: patches/rxe-fixes/0002)"
 		return
 	fi
 	mine=$(echo "$RCG_ip" | cut -d, -f1)

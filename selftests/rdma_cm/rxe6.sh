@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # rxe6: one UDP packet to port 4791 crashes a host with an rxe device
-# (issue 15, patches/rxe/0001).
+# (issue 15, patches/rxe-fixes/0001).
 #
 #   client  eth0 fd00::100 ----+---- eth0 fd00::1  rxe0   server
 #                              +---- eth1 fd00::2  rxe1

@@ -406,7 +406,7 @@ stress_server() {
 		# port come and go while the client's race connects reach them.
 		# Their ib_cm listen at rxe0 is the one of the listener on
 		# 192.0.2.1, so destroying them does not wait for ib_cm's
-		# handlers (patches/0003).  Not on rxe1: a process with rxe1
+		# handlers (patches/cma-fixes/0003).  Not on rxe1: a process with rxe1
 		# open holds up its 'rdma link del' (rxe cannot disassociate
 		# user contexts), and a half-removed rxe1 under a long load ends
 		# in a retransmission collapse (stress item 5).
