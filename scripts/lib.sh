@@ -149,7 +149,7 @@ series_dirs() {
 
 	sed 's/#.*//' "$TOP/patches/order" | while read -r d what _; do
 		[ -n "$d" ] && [ -f "$1/$d/series" ] || continue
-		[ -z "$2" ] || [ "$what" = "$2" ] && echo "$d"
+		if [ -z "$2" ] || [ "$what" = "$2" ]; then echo "$d"; fi
 	done
 }
 # series_patches ROOT [module|kernel]: their patches in order, as DIR/FILE.
