@@ -152,6 +152,9 @@ series_dirs() {
 		if [ -z "$2" ] || [ "$what" = "$2" ]; then echo "$d"; fi
 	done
 }
+# series_tree_order ROOT: the directories in the order a kernel tree
+# applies them, the kernel series first.
+series_tree_order() { series_dirs "$1" kernel; series_dirs "$1" module; }
 # series_patches ROOT [module|kernel]: their patches in order, as DIR/FILE.
 series_patches() {
 	local d
