@@ -1,0 +1,224 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# addr: ib_core's address resolution (patches/addr/) with an RDMA CM that
+# behaves as stock (rcg.defaults=none: every rdma_cm feature off), for
+# unmodified rping and ucmatose and for a kernel ULP, NVMe over RDMA.
+#
+#   +------------------------+                 +------------------------+
+#   | client                 |  one L2 segment | server                 |
+#   | eth0 192.0.2.2/24      |-----------------| eth0 192.0.2.1/24      |
+#   | rxe0                   |                 | rxe0                   |
+#   | nvme-rdma              |                 | rping, ucmatose,       |
+#   | neigh 192.0.2.1: below |                 | nvmet-rdma (null_blk)  |
+#   +------------------------+                 +------------------------+
+#
+# The client's neighbour entry for 192.0.2.1, before each connect:
+#   round       entry                       expected with patches/addr/
+#   missing     none (30 cmtime connects)   each resolves the address before
+#                                           the 2 s of its address timeout:
+#                                           no answer waits for it (0001)
+#   staleright  'nud stale', the right MAC  connects
+#   stalewrong  'nud stale', a MAC that no  confirmed first (0002): rping
+#               NIC has (a fail-over whose  connects before ib_cm's first
+#               gratuitous ARP was lost)    REQ retransmission (4 s), and
+#                                           the entry names the server
+#   burst       as stalewrong, ucmatose     all 20 connect
+#               -c 20 at once
+#   nvme        missing, then stalewrong:   both connect, and a block is
+#               nvme-rdma to nvmet-rdma     read; stalewrong in the time
+#                                           of missing and 4 s at most
+#   reset       a controller connected, its live again within 4 s (its
+#               entry made stale wrong, and first attempt); stock: live
+#               the controller reset        again only by nvme-rdma's
+#                                           reconnect (reconnect_delay
+#                                           10 s) after a failed attempt
+# Stock's REQ goes to the stale MAC: rxe queues it on the entry, which
+# the neighbour layer probes only after delay_first_probe_time (5 s), so
+# no stalewrong connect completes before 4 s (an HCA would send it to the
+# stale MAC for good).  Stock's figures are printed and checked so.
+
+ADDR_NQN=nqn.2026-12.org.rdma-cm-guard:addr
+ADDR_GHOST=52:54:00:00:00:99
+ADDR_CFS=/sys/kernel/config/nvmet
+
+addr_ms() { awk '{ print int($1 * 1000) }' /proc/uptime; }
+# addr_fixed: this kernel carries patches/addr/ (the debug kernel).
+addr_fixed() { [ "$(my_module)" = builtin ]; }
+
+# addr_nvmet ADDR: export null_blk's nullb0 at ADDR:4420 over RDMA.
+addr_nvmet() {
+	local s=$ADDR_CFS/subsystems/$ADDR_NQN p=$ADDR_CFS/ports/1
+
+	if [ "$(my_module)" != builtin ]; then
+		run $MODPROBE null_blk nr_devices=1 && run $MODPROBE nvmet-rdma || return 1
+	fi
+	wait_for 10 [ -b /dev/nullb0 ] || return 1
+	mkdir -p "$s/namespaces/1" "$p" || return 1
+	echo 1 > "$s/attr_allow_any_host" &&
+		echo -n /dev/nullb0 > "$s/namespaces/1/device_path" &&
+		echo 1 > "$s/namespaces/1/enable" &&
+		echo rdma > "$p/addr_trtype" && echo ipv4 > "$p/addr_adrfam" &&
+		echo "$1" > "$p/addr_traddr" && echo 4420 > "$p/addr_trsvcid" &&
+		ln -s "$s" "$p/subsystems/$ADDR_NQN"
+}
+
+addr_server() {
+	a=$(addr_of 0)
+	rping -s -a "$a" -p 7174 -P > /tmp/rping.log 2>&1 &
+	rping_pid=$!
+	(while :; do ucmatose -b "$a" -p 7471 -c 20 -C 1 || sleep 0.2; done) > /tmp/ucmatose.log 2>&1 &
+	ucm_pid=$!
+	(while :; do cmtime -b "$a" -p 7472 || sleep 0.2; done) > /tmp/cmtime.log 2>&1 &
+	cmt_pid=$!
+	check "addr: nvmet-rdma exports null_blk at $a:4420" addr_nvmet "$a"
+	wait_listen 7174 7471 7472 4420
+	signal_peer 9201
+	wait_peer 9202
+	kill $rping_pid $ucm_pid $cmt_pid 2>/dev/null
+	# The port stays up: removing its subsystem link destroys the
+	# listener's cm_id under nvmet_config_sem, which nvmet's I/O connect
+	# takes under the cm_id's handler_mutex, and lockdep reports the
+	# inversion (stock nvmet).
+}
+
+# addr_plant STATE: the client's entry for the server before a connect:
+# none, right (stale, the server's MAC) or wrong (stale, $ADDR_GHOST).
+addr_plant() {
+	run $IP neigh del "$srv" dev eth0 2>/dev/null
+	case $1 in
+	right) run $IP neigh replace "$srv" lladdr "$srvmac" dev eth0 nud stale ;;
+	wrong) run $IP neigh replace "$srv" lladdr "$ADDR_GHOST" dev eth0 nud stale ;;
+	esac
+}
+addr_lladdr() { $IP neigh show "$srv" dev eth0 | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p'; }
+
+# addr_rping STATE: rping -C 1 through that entry; sets rc and ms.
+addr_rping() {
+	local t0
+	addr_plant "$1"
+	t0=$(addr_ms)
+	run timeout 60 rping -c -a "$srv" -p 7174 -C 1 -S 64 > /tmp/addr.rping 2>&1
+	rc=$? ms=$(($(addr_ms) - t0))
+	rping_ok $rc /tmp/addr.rping || rc=1
+	echo "[client] rping through entry '$1': rc $rc in $ms ms, entry now $(addr_lladdr)"
+}
+
+addr_read() { dd if="$1" of=/dev/null bs=4096 count=1 2>> /tmp/addr.nvme; }
+
+# addr_nvme STATE: nvme-rdma connects through that entry and reads a
+# block; sets rc and ms.
+addr_nvme() {
+	local t0 c
+
+	addr_plant "$1"
+	t0=$(addr_ms)
+	echo "transport=rdma,traddr=$srv,trsvcid=4420,nqn=$ADDR_NQN" > /dev/nvme-fabrics 2> /tmp/addr.nvme
+	rc=$? ms=$(($(addr_ms) - t0))
+	c=$(grep -l "$ADDR_NQN" /sys/class/nvme/nvme*/subsysnqn 2>/dev/null | head -n1)
+	c=${c%/subsysnqn}
+	if [ $rc = 0 ] && [ -n "$c" ]; then
+		# The namespace's node can come before its disk is live.
+		wait_for 30 addr_read "/dev/${c##*/}n1" || rc=1
+		echo 1 > "$c/delete_controller"
+	fi
+	echo "[client] nvme-rdma through entry '$1': rc $rc in $ms ms ($(cat /tmp/addr.nvme))"
+}
+
+# addr_reset: nvme-rdma's own reconnect: a controller connected through
+# a missing entry is reset (as after a path failure) while the entry is
+# stale on $ADDR_GHOST; sets rc and ms, the time from the reset to live.
+addr_reset() {
+	local t0 c st
+
+	addr_plant none
+	echo "transport=rdma,traddr=$srv,trsvcid=4420,nqn=$ADDR_NQN" > /dev/nvme-fabrics 2> /tmp/addr.nvme
+	c=$(grep -l "$ADDR_NQN" /sys/class/nvme/nvme*/subsysnqn 2>/dev/null | head -n1)
+	c=${c%/subsysnqn}
+	rc=1 ms=0
+	[ -n "$c" ] && wait_for 30 grep -qx live "$c/state" || return 0
+	addr_plant wrong
+	t0=$(addr_ms)
+	echo 1 > "$c/reset_controller"
+	wait_for 5 sh -c "! grep -qx live $c/state"
+	wait_for 60 grep -qx live "$c/state" && rc=0
+	ms=$(($(addr_ms) - t0)) st=$(cat "$c/state")
+	echo 1 > "$c/delete_controller"
+	echo "[client] nvme-rdma reset through entry 'wrong': $st after $ms ms"
+}
+
+addr_client() {
+	local i max=0 all= ok=0 m0 name
+	srv=$RCG_peer
+	if [ "$(my_module)" != builtin ]; then
+		run $MODPROBE nvme-rdma
+	fi
+	wait_peer 9201
+	run ping -c 1 -W 5 "$srv" > /dev/null
+	srvmac=$(addr_lladdr)
+	echo "[client] server $srv at $srvmac"
+
+	for i in $(seq 1 30); do
+		addr_plant none
+		run timeout 60 cmtime -s "$srv" -p 7472 -c 1 -t 2000 > /tmp/addr.cmtime 2>&1 || continue
+		ms=$(awk '$1 == "resolve" && $2 == "addr" { print int($4) }' /tmp/addr.cmtime)
+		[ -n "$ms" ] || continue
+		ok=$((ok + 1)) all="$all $ms"
+		[ $ms -gt $max ] && max=$ms
+	done
+	name="addr: 30 cmtime connects through a missing entry resolve before the address timeout of 2000 ms (ms:$all)"
+	if addr_fixed; then
+		check "$name" [ $ok = 30 -a $max -lt 2000 ]
+	else
+		demo "stock: 30 cmtime connects through a missing entry resolve in (ms:$all)"
+	fi
+
+	addr_rping right
+	check "addr: rping through a stale entry on the right MAC connects ($ms ms)" [ $rc = 0 ]
+
+	addr_rping wrong
+	if addr_fixed; then
+		check "addr: rping through a stale entry on a MAC that no NIC has connects before ib_cm's first retransmission ($ms ms) and the entry names the server" \
+			[ $rc = 0 -a $ms -lt 4000 -a "$(addr_lladdr)" = "$srvmac" ]
+	else
+		check "addr: stock: rping through a stale entry on a MAC that no NIC has does not connect before 4 s (rc $rc, $ms ms)" \
+			[ $rc != 0 -o $ms -ge 4000 ]
+	fi
+	demo "$(my_module): rping through a stale wrong entry: rc $rc in $ms ms"
+
+	addr_plant wrong
+	i=$(addr_ms)
+	run timeout 120 ucmatose -s "$srv" -p 7471 -c 20 -C 1 > /tmp/addr.ucm 2>&1
+	rc=$? ms=$(($(addr_ms) - i))
+	tail -n 3 /tmp/addr.ucm | sed 's/^/[client ucmatose] /'
+	if addr_fixed; then
+		check "addr: ucmatose -c 20 at once through one stale wrong entry: all connect ($ms ms)" [ $rc = 0 ]
+	fi
+	demo "$(my_module): ucmatose -c 20 through a stale wrong entry: rc $rc in $ms ms"
+
+	if [ ! -c /dev/nvme-fabrics ]; then
+		skip "addr: nvme-rdma (no /dev/nvme-fabrics)"
+	else
+		addr_nvme none
+		m0=$ms
+		check "addr: nvme-rdma connects through a missing entry and reads a block ($ms ms)" [ $rc = 0 ]
+		addr_nvme wrong
+		if addr_fixed; then
+			check "addr: nvme-rdma through a stale wrong entry connects and reads a block ($ms ms, missing entry $m0 ms)" \
+				[ $rc = 0 -a $ms -lt $((m0 + 4000)) ]
+		else
+			check "addr: stock: nvme-rdma through a stale wrong entry does not connect before 4 s (rc $rc, $ms ms)" \
+				[ $rc != 0 -o $ms -ge $((m0 + 4000)) ]
+		fi
+		demo "$(my_module): nvme-rdma through a stale wrong entry: rc $rc in $ms ms (missing entry: $m0 ms)"
+		addr_reset
+		if addr_fixed; then
+			check "addr: a reset nvme-rdma controller reconnects through a stale wrong entry at its first attempt ($ms ms)" \
+				[ $rc = 0 -a $ms -lt 4000 ]
+		else
+			check "addr: stock: a reset nvme-rdma controller reconnects through a stale wrong entry, after its first attempt failed (rc $rc, $ms ms)" \
+				[ $rc = 0 -a $ms -ge 4000 ]
+		fi
+		demo "$(my_module): nvme-rdma reset through a stale wrong entry: live after $ms ms (rc $rc)"
+	fi
+	signal_peer 9202
+}
