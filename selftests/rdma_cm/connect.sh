@@ -42,7 +42,7 @@ connect_rebind() {
 	fi
 	# With gid_reject_retries set (the package sets 2), an id whose route
 	# is resolved follows a neighbour change instead of UNREACHABLE
-	# (patches/dkms/0011): stock's event needs the stock setting, 0.
+	# (patches/dkms/0012): stock's event needs the stock setting, 0.
 	retries=/sys/kernel/config/rdma_cm/rxe0/ports/1/gid_reject_retries
 	r0=$(cat $retries)
 	run sh -c "echo 0 > $retries"
