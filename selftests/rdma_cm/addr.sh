@@ -2,7 +2,9 @@
 #
 # addr: ib_core's address resolution (patches/addr/) with an RDMA CM that
 # behaves as stock (rcg.defaults=none: every rdma_cm feature off), for
-# unmodified rping and ucmatose and for a kernel ULP, NVMe over RDMA.
+# unmodified rping and ucmatose and for a kernel ULP, NVMe over RDMA.  The
+# debug kernel confirms stale entries only with ib_core.confirm_stale=1
+# (patches/debug/0001), which this group's line sets.
 #
 #   +------------------------+                 +------------------------+
 #   | client                 |  one L2 segment | server                 |
@@ -17,10 +19,15 @@
 #   missing     none (30 cmtime connects)   each resolves the address before
 #                                           the 2 s of its address timeout:
 #                                           no answer waits for it (0001)
-#   staleright  'nud stale', the right MAC  connects
-#   stalewrong  'nud stale', a MAC that no  confirmed first (0002): rping
-#               NIC has (a fail-over whose  connects before ib_cm's first
-#               gratuitous ARP was lost)    REQ retransmission (4 s), and
+#   staleright  'nud stale', the right MAC  connects; the resolution is
+#                                           confirmed by the unicast probe of
+#                                           that MAC within retrans_time (1 s)
+#   stalewrong  'nud stale', a MAC that no  confirmed first (0002): the
+#               NIC has (a fail-over whose  unicast probe is not answered,
+#               gratuitous ARP was lost)    the broadcast after 1 s is;
+#                                           cmtime resolves in 1-2 s, rping
+#                                           connects before ib_cm's first
+#                                           REQ retransmission (4 s), and
 #                                           the entry names the server
 #   delaywrong  as stalewrong, then a ping  the same (the entry is
 #               (NUD_DELAY)                 confirmed first)
@@ -95,6 +102,14 @@ addr_delay() {
 	ping -c 1 -W 1 "$srv" > /dev/null 2>&1
 	echo "[client] entry after a ping: $($IP neigh show "$srv" dev eth0)"
 }
+# addr_resolve STATE: cmtime -c 1 through that entry; sets rms, the time
+# of its "resolve addr" step (empty if it failed).
+addr_resolve() {
+	addr_plant "$1"
+	run timeout 60 cmtime -s "$srv" -p 7472 -c 1 -t 2000 > /tmp/addr.cmtime 2>&1
+	rms=$(awk '$1 == "resolve" && $2 == "addr" { print int($4) }' /tmp/addr.cmtime)
+	echo "[client] cmtime through entry '$1': resolve addr ${rms:-failed} ms"
+}
 addr_lladdr() { $IP neigh show "$srv" dev eth0 | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p'; }
 
 # addr_rping STATE: rping -C 1 through that entry; sets rc and ms.
@@ -157,6 +172,17 @@ addr_client() {
 
 	addr_rping right
 	check "addr: rping through a stale entry on the right MAC connects ($ms ms)" [ $rc = 0 ]
+	addr_resolve right
+	if addr_fixed; then
+		check "addr: a stale entry on the right MAC is confirmed by its unicast probe, within a retransmission time (resolve addr ${rms:-failed} ms < 1000)" \
+			[ -n "$rms" ] && [ "$rms" -lt 1000 ]
+	fi
+	addr_resolve wrong
+	if addr_fixed; then
+		check "addr: a stale entry on a MAC that no NIC has is solicited afresh after one unanswered retransmission time, within the 2000 ms address timeout (resolve addr ${rms:-failed} ms)" \
+			[ -n "$rms" ] && [ "$rms" -ge 1000 ] && [ "$rms" -lt 2000 ]
+	fi
+	demo "$(my_module): cmtime's resolve addr through a stale wrong entry: ${rms:-failed} ms"
 
 	addr_rping wrong
 	if addr_fixed; then
