@@ -144,6 +144,20 @@ addr_nvme() {
 	echo "[client] nvme-rdma through entry '$1': rc $rc in $ms ms ($(cat /tmp/addr.nvme))"
 }
 
+# addr_rping_check STATE WHAT: addr_rping through that entry, which names
+# a MAC that no NIC has: ours connects before ib_cm's first REQ
+# retransmission (4 s), its entry then names the server; stock does not.
+addr_rping_check() {
+	addr_rping "$1"
+	if addr_fixed; then
+		check "addr: rping through $2 connects before ib_cm's first retransmission ($ms ms) and the entry names the server" \
+			[ $rc = 0 -a $ms -lt 4000 -a "$(addr_lladdr)" = "$srvmac" ]
+	else
+		check "addr: stock: rping through $2 does not connect before 4 s (rc $rc, $ms ms)" \
+			[ $rc != 0 -o $ms -ge 4000 ]
+	fi
+}
+
 addr_client() {
 	local i max=0 all= ok=0 m0 name
 	srv=$RCG_peer
@@ -184,24 +198,9 @@ addr_client() {
 	fi
 	demo "$(my_module): cmtime's resolve addr through a stale wrong entry: ${rms:-failed} ms"
 
-	addr_rping wrong
-	if addr_fixed; then
-		check "addr: rping through a stale entry on a MAC that no NIC has connects before ib_cm's first retransmission ($ms ms) and the entry names the server" \
-			[ $rc = 0 -a $ms -lt 4000 -a "$(addr_lladdr)" = "$srvmac" ]
-	else
-		check "addr: stock: rping through a stale entry on a MAC that no NIC has does not connect before 4 s (rc $rc, $ms ms)" \
-			[ $rc != 0 -o $ms -ge 4000 ]
-	fi
+	addr_rping_check wrong "a stale entry on a MAC that no NIC has"
 	demo "$(my_module): rping through a stale wrong entry: rc $rc in $ms ms"
-
-	addr_rping delay
-	if addr_fixed; then
-		check "addr: rping through that entry after IP used it (NUD_DELAY) connects before 4 s ($ms ms)" \
-			[ $rc = 0 -a $ms -lt 4000 -a "$(addr_lladdr)" = "$srvmac" ]
-	else
-		check "addr: stock: rping through that entry after IP used it does not connect before 4 s (rc $rc, $ms ms)" \
-			[ $rc != 0 -o $ms -ge 4000 ]
-	fi
+	addr_rping_check delay "that entry after IP used it (NUD_DELAY)"
 
 	addr_plant wrong
 	i=$(addr_ms)

@@ -285,18 +285,27 @@ readlimits_client() {
 	[ "$RCG_rdma" = siw ] && return 0
 	# In step with the server's tries (readlimits_server).
 	: > /tmp/readbw.cli
+	# The client's side of a failed try: its RDMA CM events and REQs.
+	echo 1 > $TR/events/rdma_cma/enable 2>/dev/null || :
+	echo 1 > $TR/events/ib_cma/icm_send_req/enable 2>/dev/null || :
 	for try in 1 2 3; do
 		wait_peer $((9200 + try))
+		echo > $TR/trace 2>/dev/null || :
 		echo "readbw try $try" >> /tmp/readbw.cli
 		run timeout 60 ib_read_bw -R -o 127 -F -s 4096 -n 200 "$RCG_peer" >> /tmp/readbw.cli 2>&1
 		rc=$?
-		[ $rc = 0 ] || ip neigh show "$RCG_peer" >> /tmp/readbw.cli
+		if [ $rc != 0 ]; then
+			ip neigh show "$RCG_peer" >> /tmp/readbw.cli
+			grep -v '^#' $TR/trace 2>/dev/null | tail -n 30 >> /tmp/readbw.cli
+		fi
 		signal_peer $((9210 + try)) $rc
 		[ $rc = 0 ] && break
 	done
+	echo 0 > $TR/events/rdma_cma/enable 2>/dev/null || :
+	echo 0 > $TR/events/ib_cma/icm_send_req/enable 2>/dev/null || :
 	tail -n 5 /tmp/readbw.cli
 	# A try that failed is a diagnostic in CI's output, not a failure.
-	[ $try = 1 ] || sed "/^readbw try $try\$/,\$d" /tmp/readbw.cli | tail -n 10 |
+	[ $try = 1 ] || sed "/^readbw try $try\$/,\$d" /tmp/readbw.cli | tail -n 40 |
 		while IFS= read -r l; do ktap "# readbw: $l"; done
 	checkd /tmp/readbw.cli "readlimits: readbw: ib_read_bw -R -o 127 moves data" [ $rc = 0 ]
 }
