@@ -225,13 +225,25 @@ kmemleak_check() {
 		[ "$ours" = 0 ]
 }
 
+# rdma_kind: the RDMA device of the NICs, and rxe's mode: 'rxe (HCA mode)'
+# where rxe sends to the DMAC of the address vector as an HCA does
+# (patches/debug/0002, rdma_rxe.av_dmac=1: the -hw groups).
+hca_mode() { [ "$(cat /sys/module/rdma_rxe/parameters/av_dmac 2>/dev/null)" = Y ]; }
+rdma_kind() {
+	if hca_mode; then
+		echo "${RCG_rdma:-rxe} (HCA mode)"
+	else
+		echo "${RCG_rdma:-rxe}"
+	fi
+}
+
 vm_main() {
 	echo "KTAP version 1" > $KTAP
 	echo "[$RCG_role] kernel $(uname -r), rdma_cm $RCG_module"
 	if ! load_modules || ! setup_net; then
-		not_ok "setup ($(my_module) rdma_cm, ${RCG_rdma:-rxe} on $RCG_ip)"
+		not_ok "setup ($(my_module) rdma_cm, $(rdma_kind) on $RCG_ip)"
 	else
-		ok "setup ($(my_module) rdma_cm, ${RCG_rdma:-rxe} on $RCG_ip)"
+		ok "setup ($(my_module) rdma_cm, $(rdma_kind) on $RCG_ip)"
 		kmemleak_start
 		for t in $(echo "$RCG_tests" | tr , ' '); do
 			. /selftests/rdma_cm/"$t".sh

@@ -26,7 +26,7 @@ doctor_server() {
 	doctor_run ai0
 	check "doctor: arp_ignore=0, two NICs in 192.0.2.0/24: exit 1" [ "$(rc_of ai0)" = 1 ]
 	check "doctor: the finding names eth0, eth1 and the subnet" \
-		grep -q 'RDMA netdevs eth0 eth1 share subnet 192.0.2.0/24 with arp_ignore=0' /tmp/doctor.ai0
+		grep -q 'RDMA netdevs eth0 eth1 share subnet 192.0.2.0/24 with arp_ignore other than 1, 2 or 8' /tmp/doctor.ai0
 	check "doctor: the fix gives the sysctl and a sysctl.d drop-in" \
 		grep -q 'fix: sysctl -w net.ipv4.conf.eth0.arp_ignore=2' /tmp/doctor.ai0
 	check "doctor: it reports the loaded rdma_cm and both devices' read limits" \
