@@ -33,8 +33,9 @@
 #               (NUD_DELAY)                 confirmed first)
 #   burst       as stalewrong, ucmatose     all 20 connect
 #               -c 20 at once
-#   nvme        missing, then stalewrong:   both connect, and a block is
-#               nvme-rdma to nvmet-rdma     read; stalewrong in the time
+#   nvme        missing, then stalewrong:   both connect, write 1 MiB,
+#               nvme-rdma to nvmet-rdma     drop caches and read back the
+#               (memory-backed null_blk)    same; stalewrong in the time
 #                                           of missing and 4 s at most
 # Stock's REQ goes to the stale MAC: rxe queues it on the entry, which
 # the neighbour layer probes only after delay_first_probe_time (5 s), so
@@ -54,7 +55,8 @@ addr_nvmet() {
 	local s=$ADDR_CFS/subsystems/$ADDR_NQN p=$ADDR_CFS/ports/1
 
 	if [ "$(my_module)" != builtin ]; then
-		run $MODPROBE null_blk nr_devices=1 && run $MODPROBE nvmet-rdma || return 1
+		run $MODPROBE null_blk nr_devices=1 memory_backed=1 &&
+			run $MODPROBE nvmet-rdma || return 1
 	fi
 	wait_for 10 [ -b /dev/nullb0 ] || return 1
 	mkdir -p "$s/namespaces/1" "$p" || return 1
@@ -125,9 +127,18 @@ addr_rping() {
 }
 
 addr_read() { dd if="$1" of=/dev/null bs=4096 count=1 2>> /tmp/addr.nvme; }
+# addr_io DEV: write 1 MiB of random data to DEV, drop the page cache and
+# read it back: the data went to the target and came back.
+addr_io() {
+	dd if=/dev/urandom of=/tmp/addr.out bs=4096 count=256 2> /dev/null &&
+		dd if=/tmp/addr.out of="$1" bs=4096 count=256 conv=fsync 2>> /tmp/addr.nvme &&
+		echo 3 > /proc/sys/vm/drop_caches &&
+		dd if="$1" of=/tmp/addr.in bs=4096 count=256 2>> /tmp/addr.nvme &&
+		cmp /tmp/addr.out /tmp/addr.in >> /tmp/addr.nvme 2>&1
+}
 
-# addr_nvme STATE: nvme-rdma connects through that entry and reads a
-# block; sets rc and ms.
+# addr_nvme STATE: nvme-rdma connects through that entry, writes 1 MiB
+# and reads it back; sets rc and ms (the connect's).
 addr_nvme() {
 	local t0 c
 
@@ -139,7 +150,7 @@ addr_nvme() {
 	c=${c%/subsysnqn}
 	if [ $rc = 0 ] && [ -n "$c" ]; then
 		# The namespace's node can come before its disk is live.
-		wait_for 30 addr_read "/dev/${c##*/}n1" || rc=1
+		wait_for 30 addr_read "/dev/${c##*/}n1" && addr_io "/dev/${c##*/}n1" || rc=1
 		echo 1 > "$c/delete_controller"
 	fi
 	echo "[client] nvme-rdma through entry '$1': rc $rc in $ms ms ($(cat /tmp/addr.nvme))"
@@ -218,10 +229,10 @@ addr_client() {
 	else
 		addr_nvme none
 		m0=$ms
-		check "addr: nvme-rdma connects through a missing entry and reads a block ($ms ms)" [ $rc = 0 ]
+		check "addr: nvme-rdma connects through a missing entry, writes 1 MiB and reads it back ($ms ms)" [ $rc = 0 ]
 		addr_nvme wrong
 		if addr_fixed; then
-			check "addr: nvme-rdma through a stale wrong entry connects and reads a block ($ms ms, missing entry $m0 ms)" \
+			check "addr: nvme-rdma through a stale wrong entry connects, writes 1 MiB and reads it back ($ms ms, missing entry $m0 ms)" \
 				[ $rc = 0 -a $ms -lt $((m0 + 4000)) ]
 		else
 			check "addr: stock: nvme-rdma through a stale wrong entry does not connect before 4 s (rc $rc, $ms ms)" \
