@@ -6,6 +6,7 @@
  *
  *   cm_race -s ADDR [-p PORT] [-t IDLE_SECONDS]
  *   cm_race -c ADDR [-p PORT] [-d DGID_ADDR] [-n COUNT] [-S SEED]
+ *           [-A] [-x COMMAND]
  *
  * The server (-s) accepts every connection with a QP of its own, and
  * destroys each id once its connection ends; it exits after IDLE_SECONDS
@@ -28,6 +29,12 @@
  * unreachable=U destroyed=D disconnected=C lost=L stray=T" and exits 0
  * when nothing was lost or stray and at least one connect established.
  * The seed (default: the time) is printed first, to replay a failure.
+ *
+ * With -A, a connect that draws rdma_destroy_id() destroys its id from 0
+ * to 4 ms after rdma_resolve_addr() instead, while the RDMA CM resolves
+ * the address (or waits for the answer to a neighbour solicitation); it
+ * must then get no event.  With -x, COMMAND runs (system(3)) before each
+ * connect, e.g. to make the neighbour entry stale again.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -165,6 +172,8 @@ static void count_final(struct counts *c, enum rdma_cm_event_type t)
 		c->unreachable++;
 }
 
+static int addr_act;
+
 /* One connect; returns its duration to a final event in us, or -1. */
 static long long one(struct rdma_event_channel *ch, struct addrinfo *dst,
 		     const struct sockaddr *dgid_sa, int action, long delay_us,
@@ -186,6 +195,23 @@ static long long one(struct rdma_event_channel *ch, struct addrinfo *dst,
 	if (rdma_create_id(ch, &id, NULL, RDMA_PS_TCP))
 		return c->setup++, -1;
 	step = "resolve_addr";
+	if (addr_act && action == 2) {
+		if (rdma_resolve_addr(id, NULL, dst->ai_addr, 2000))
+			goto setup;
+		/* An ADDR_RESOLVED within the delay is acked, then the id goes. */
+		got = next_event(ch, delay_us % 5, &t, &status);
+		drop(id);
+		c->destroyed++;
+		if (got && got != id) {
+			printf("RACE %d: stray event %s\n", i, rdma_event_str(t));
+			c->stray++;
+		}
+		if (next_event(ch, 0, &t, &status)) {
+			printf("RACE %d: stray event %s\n", i, rdma_event_str(t));
+			c->stray++;
+		}
+		return -1;
+	}
 	if (rdma_resolve_addr(id, NULL, dst->ai_addr, 2000) ||
 	    next_event(ch, 5000, &t, &status) != id ||
 	    t != RDMA_CM_EVENT_ADDR_RESOLVED)
@@ -262,6 +288,7 @@ setup:
 int main(int argc, char **argv)
 {
 	const char *saddr = NULL, *caddr = NULL, *port = "7494", *dgid = NULL;
+	const char *cmd = NULL;
 	struct addrinfo hints = { .ai_family = AF_INET }, *ai, *dg = NULL;
 	unsigned int seed = time(NULL);
 	int n = 500, idle = 30, opt, i, action;
@@ -271,7 +298,7 @@ int main(int argc, char **argv)
 	struct counts c = {};
 	long delay;
 
-	while ((opt = getopt(argc, argv, "s:c:p:d:n:S:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:c:p:d:n:S:t:Ax:")) != -1) {
 		switch (opt) {
 		case 's': saddr = optarg; break;
 		case 'c': caddr = optarg; break;
@@ -280,6 +307,8 @@ int main(int argc, char **argv)
 		case 'n': n = atoi(optarg); break;
 		case 'S': seed = strtoul(optarg, NULL, 0); break;
 		case 't': idle = atoi(optarg); break;
+		case 'A': addr_act = 1; break;
+		case 'x': cmd = optarg; break;
 		default: return 1;
 		}
 	}
@@ -308,6 +337,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		action = random() % 3;
 		delay = random() % (2 * avg + 1);
+		if (cmd && system(cmd))
+			c.setup++;
 		dt = one(ch, ai, dg ? dg->ai_addr : NULL, action, delay, &c, i);
 		if (dt > 0 && !action)
 			avg = (avg * 7 + dt) / 8;

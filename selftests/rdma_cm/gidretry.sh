@@ -19,7 +19,10 @@
 #              the stock kernel), misdirected, and tears each connect
 #              down at a random moment (none, rdma_disconnect() or
 #              rdma_destroy_id()): every id that is not destroyed gets
-#              exactly one final event, a destroyed one none
+#              exactly one final event, a destroyed one none; then half
+#              as many, not misdirected, each through an entry made stale
+#              first, a third destroyed while their address resolves and
+#              they wait for the answer to their solicitation (race-wait)
 #   budget0    gid_reject_retries=0 REJECTED status 12
 #   permanent  ours, the client's entry for .1 is 'nud permanent' on the
 #              right MAC (what an admin sets as a workaround): the retry
@@ -305,7 +308,7 @@ gidretry_client() {
 
 	if gr_client_ours; then
 		gr_part 1 && gr_client_part1
-		gr_part race && gr_client_race
+		gr_part race && { gr_client_race; gr_client_race_wait; }
 		gr_part 1 && gr_client_budget0
 	else
 		gr_part 1 && gr_client_stock
@@ -381,6 +384,21 @@ gr_client_race() {
 	rc=$?
 	grep -v '^RACE [0-9]' /tmp/gr.race.cli | sed 's/^/[client race] /'
 	checkd /tmp/gr.race.cli "gidretry: race: $n connects torn down at random moments: one final event each, none after destroy" [ $rc = 0 ]
+}
+# gr_client_race_wait: connects to .1 whose entry (right MAC) is made
+# stale before each one, so that each solicits it afresh and waits for the
+# answer before ADDR_RESOLVED; a third are destroyed 0-4 ms after
+# rdma_resolve_addr(), before, during or after that wait (cm_race -A).
+gr_client_race_wait() {
+	n=$(( ${RCG_gidretry_race:-$(gr_race_runs)} / 2 ))
+	r0=$(gr_refreshed)
+	run timeout 1500 cm_race -c "$srv0" -p 7494 -n $n -A \
+		-x "$IP neigh replace $srv0 lladdr $mac0 dev eth0 nud stale" > /tmp/gr.racew.cli 2>&1
+	rc=$?
+	grep -v '^RACE [0-9]' /tmp/gr.racew.cli | sed 's/^/[client race-wait] /'
+	r=$(( $(gr_refreshed) - r0 ))
+	checkd /tmp/gr.racew.cli "gidretry: race-wait: $n connects through an entry made stale before each ($r solicitations), a third destroyed while the address resolves: one final event each, none after destroy" \
+		[ $rc = 0 -a $r -gt 0 ]
 }
 
 # gr_client_budget0: a budget of 0, and the admin's permanent entry.
