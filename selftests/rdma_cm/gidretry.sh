@@ -45,7 +45,8 @@
 #              connect (UNREACHABLE).  Ours solicits the stale entry afresh
 #              by broadcast when the address is resolved, and waits for
 #              the answer (neigh_refresh_count, one per connect): the REQ
-#              goes to eth0, in rxe's mode and in the HCA's (-hw groups): each connect establishes well before 5 s.  Then, ours
+#              goes to eth0, in rxe's mode and in the HCA's (-hw groups),
+#              and each connect establishes well before 5 s.  Then, ours
 #              only: the entry stale but right (one solicitation, connects);
 #              20 ucmatose connects at once through one stale entry (one
 #              solicitation for all 20); gid_reject_retries 0 (none, as
@@ -125,7 +126,7 @@ gr_plant() {
 	$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
 	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud reachable
 }
-# gr_connect NAME [ARGS]: plant the stale entry, connect misdirected.
+# gr_connect NAME [ARGS]: plant the wrong entry, connect misdirected.
 gr_connect() {
 	name=$1
 	shift
