@@ -183,6 +183,46 @@ setup_net() {
 	run $RDMA link show
 }
 
+# ms_now: milliseconds since boot.
+ms_now() { awk '{ print int($1 * 1000) }' /proc/uptime; }
+
+# nvmet_export NQN ADDR: export null_blk's nullb0 (memory-backed) as NQN at
+# ADDR:4420 over RDMA, through nvmet's configfs: the VMs have no nvme-cli.
+nvmet_export() {
+	local s=/sys/kernel/config/nvmet/subsystems/$1 p=/sys/kernel/config/nvmet/ports/1
+
+	if [ "$(my_module)" != builtin ]; then
+		run $MODPROBE null_blk nr_devices=1 memory_backed=1 &&
+			run $MODPROBE nvmet-rdma || return 1
+	fi
+	wait_for 10 [ -b /dev/nullb0 ] || return 1
+	mkdir -p "$s/namespaces/1" "$p" || return 1
+	echo 1 > "$s/attr_allow_any_host" &&
+		echo -n /dev/nullb0 > "$s/namespaces/1/device_path" &&
+		echo 1 > "$s/namespaces/1/enable" &&
+		echo rdma > "$p/addr_trtype" && echo ipv4 > "$p/addr_adrfam" &&
+		echo "$2" > "$p/addr_traddr" && echo 4420 > "$p/addr_trsvcid" &&
+		ln -s "$s" "$p/subsystems/$1"
+}
+# nvme_ctrl NQN: the sysfs directory of the host's controller of NQN.
+nvme_ctrl() {
+	local c
+
+	c=$(grep -l "$1" /sys/class/nvme/nvme*/subsysnqn 2>/dev/null | head -n1)
+	echo "${c%/subsysnqn}"
+}
+# blk_read DEV LOG: DEV reads (a namespace's node can come before its disk).
+blk_read() { dd if="$1" of=/dev/null bs=4096 count=1 2>> "$2"; }
+# blk_rw DEV LOG: write 1 MiB of random data to DEV, drop the page cache
+# and read it back: the data went to the target and came back.
+blk_rw() {
+	dd if=/dev/urandom of=/tmp/blk.out bs=4096 count=256 2> /dev/null &&
+		dd if=/tmp/blk.out of="$1" bs=4096 count=256 conv=fsync 2>> "$2" &&
+		echo 3 > /proc/sys/vm/drop_caches &&
+		dd if="$1" of=/tmp/blk.in bs=4096 count=256 2>> "$2" &&
+		cmp /tmp/blk.out /tmp/blk.in >> "$2" 2>&1
+}
+
 # kmemleak, in a kernel booted with kmemleak=on (selftests/groups): what
 # boot left is forgotten before the tests; after them, an object that RDMA
 # code allocated and nothing references any more fails the group.  Other

@@ -48,9 +48,7 @@
 
 ADDR_NQN=nqn.2026-12.org.rdma-cm-guard:addr
 ADDR_GHOST=52:54:00:00:00:99
-ADDR_CFS=/sys/kernel/config/nvmet
 
-addr_ms() { awk '{ print int($1 * 1000) }' /proc/uptime; }
 # addr_fixed: this kernel confirms stale entries (patches/addr/ on the
 # debug kernel, with ib_core.confirm_stale=1).  The debug kernel with it
 # off and rcg.defaults=none resolves as stock does: addr-hw-off runs it so
@@ -58,24 +56,6 @@ addr_ms() { awk '{ print int($1 * 1000) }' /proc/uptime; }
 addr_fixed() {
 	[ "$(my_module)" = builtin ] &&
 		[ "$(cat /sys/module/ib_core/parameters/confirm_stale)" = Y ]
-}
-
-# addr_nvmet ADDR: export null_blk's nullb0 at ADDR:4420 over RDMA.
-addr_nvmet() {
-	local s=$ADDR_CFS/subsystems/$ADDR_NQN p=$ADDR_CFS/ports/1
-
-	if [ "$(my_module)" != builtin ]; then
-		run $MODPROBE null_blk nr_devices=1 memory_backed=1 &&
-			run $MODPROBE nvmet-rdma || return 1
-	fi
-	wait_for 10 [ -b /dev/nullb0 ] || return 1
-	mkdir -p "$s/namespaces/1" "$p" || return 1
-	echo 1 > "$s/attr_allow_any_host" &&
-		echo -n /dev/nullb0 > "$s/namespaces/1/device_path" &&
-		echo 1 > "$s/namespaces/1/enable" &&
-		echo rdma > "$p/addr_trtype" && echo ipv4 > "$p/addr_adrfam" &&
-		echo "$1" > "$p/addr_traddr" && echo 4420 > "$p/addr_trsvcid" &&
-		ln -s "$s" "$p/subsystems/$ADDR_NQN"
 }
 
 addr_server() {
@@ -86,7 +66,7 @@ addr_server() {
 	ucm_pid=$!
 	(while :; do cmtime -b "$a" -p 7472 || sleep 0.2; done) > /tmp/cmtime.log 2>&1 &
 	cmt_pid=$!
-	check "addr: nvmet-rdma exports null_blk at $a:4420" addr_nvmet "$a"
+	check "addr: nvmet-rdma exports null_blk at $a:4420" nvmet_export $ADDR_NQN "$a"
 	wait_listen 7174 7471 7472 4420
 	signal_peer 9201
 	wait_peer 9202
@@ -128,23 +108,12 @@ addr_lladdr() { $IP neigh show "$srv" dev eth0 | sed -n 's/.*lladdr \([0-9a-f:]*
 addr_rping() {
 	local t0
 	if [ "$1" = delay ]; then addr_delay; else addr_plant "$1"; fi
-	t0=$(addr_ms)
+	t0=$(ms_now)
 	run timeout "${addr_wait:-60}" rping -c -a "$srv" -p 7174 -C 1 -S 64 > /tmp/addr.rping 2>&1
-	rc=$? ms=$(($(addr_ms) - t0))
+	rc=$? ms=$(($(ms_now) - t0))
 	# rping's benign exit race (rping_ok) counts as a success.
 	if rping_ok $rc /tmp/addr.rping; then rc=0; else rc=1; fi
 	echo "[client] rping through entry '$1': rc $rc in $ms ms, entry now $(addr_lladdr)"
-}
-
-addr_read() { dd if="$1" of=/dev/null bs=4096 count=1 2>> /tmp/addr.nvme; }
-# addr_io DEV: write 1 MiB of random data to DEV, drop the page cache and
-# read it back: the data went to the target and came back.
-addr_io() {
-	dd if=/dev/urandom of=/tmp/addr.out bs=4096 count=256 2> /dev/null &&
-		dd if=/tmp/addr.out of="$1" bs=4096 count=256 conv=fsync 2>> /tmp/addr.nvme &&
-		echo 3 > /proc/sys/vm/drop_caches &&
-		dd if="$1" of=/tmp/addr.in bs=4096 count=256 2>> /tmp/addr.nvme &&
-		cmp /tmp/addr.out /tmp/addr.in >> /tmp/addr.nvme 2>&1
 }
 
 # addr_nvme STATE: nvme-rdma connects through that entry, writes 1 MiB
@@ -153,14 +122,14 @@ addr_nvme() {
 	local t0 c
 
 	addr_plant "$1"
-	t0=$(addr_ms)
+	t0=$(ms_now)
 	echo "transport=rdma,traddr=$srv,trsvcid=4420,nqn=$ADDR_NQN" > /dev/nvme-fabrics 2> /tmp/addr.nvme
-	rc=$? ms=$(($(addr_ms) - t0))
-	c=$(grep -l "$ADDR_NQN" /sys/class/nvme/nvme*/subsysnqn 2>/dev/null | head -n1)
-	c=${c%/subsysnqn}
+	rc=$? ms=$(($(ms_now) - t0))
+	c=$(nvme_ctrl $ADDR_NQN)
 	if [ $rc = 0 ] && [ -n "$c" ]; then
 		# The namespace's node can come before its disk is live.
-		wait_for 30 addr_read "/dev/${c##*/}n1" && addr_io "/dev/${c##*/}n1" || rc=1
+		wait_for 30 blk_read "/dev/${c##*/}n1" /tmp/addr.nvme &&
+			blk_rw "/dev/${c##*/}n1" /tmp/addr.nvme || rc=1
 		echo 1 > "$c/delete_controller"
 	fi
 	echo "[client] nvme-rdma through entry '$1': rc $rc in $ms ms ($(cat /tmp/addr.nvme))"
@@ -252,9 +221,9 @@ addr_client() {
 	addr_rping_check delay "that entry after IP used it (NUD_DELAY)"
 
 	addr_plant wrong
-	i=$(addr_ms)
+	i=$(ms_now)
 	run timeout 120 ucmatose -s "$srv" -p 7471 -c 20 -C 1 > /tmp/addr.ucm 2>&1
-	rc=$? ms=$(($(addr_ms) - i))
+	rc=$? ms=$(($(ms_now) - i))
 	tail -n 3 /tmp/addr.ucm | sed 's/^/[client ucmatose] /'
 	if addr_fixed; then
 		check "addr: ucmatose -c 20 at once through one stale wrong entry: all connect ($ms ms)" [ $rc = 0 ]

@@ -33,7 +33,6 @@ NFS_FLAGS=9218	# insecure (0x2), no_subtree_check (0x400), fsid= (0x2000)
 NFS_FOREVER=2147483647
 NFS_STAT=/proc/sys/sunrpc/svc_rdma/rdma_stat_read
 
-nfs_ms() { awk '{ print int($1 * 1000) }' /proc/uptime; }
 
 # nfs_put FILE LINE: write LINE to FILE, saying so, and what went wrong.
 nfs_put() {
@@ -110,10 +109,10 @@ nfs_round() {
 	wrong) run $IP neigh replace "$srv" lladdr "$NFS_GHOST" dev eth0 nud stale ;;
 	esac
 	: > /tmp/nfs.log
-	t0=$(nfs_ms)
+	t0=$(ms_now)
 	run timeout -s KILL 90 nfs_mount "$srv:/" /mnt nfs4 \
 		"vers=4.1,proto=rdma,port=20049,addr=$srv" >> /tmp/nfs.log 2>&1
-	rc=$? ms=$(($(nfs_ms) - t0))
+	rc=$? ms=$(($(ms_now) - t0))
 	if [ $rc = 0 ]; then
 		nfs_io || rc=1
 		umount /mnt || rc=1
