@@ -19,11 +19,12 @@
 #            own, which confirms the entry too): more than retrans_time, as
 #            after a while of RDMA traffic only.  Then, at once:
 #   rping    rping -C 1: ours (gid_reject_retries=2, dkms/0015) solicits
-#            the entry first and connects within 5 s, the entry on the new
-#            MAC; stock's REQ goes to the old MAC, and it has not
-#            connected after 15 s
-#   burst    ucmatose -c 20: the same, all 20 (one solicitation); stock's
-#            have not all connected after 15 s
+#            the entry first (one solicitation) and connects within 5 s,
+#            the entry on the new MAC; stock's REQ goes to the old MAC,
+#            and it has not connected after 15 s
+#   burst    ucmatose -c 20: the same, all 20 with one solicitation,
+#            within 5 s more than 20 connects before the fail-over took;
+#            stock's have not all connected after 15 s
 #   nvme     an NVMe over RDMA controller (keep_alive_tmo=5,
 #            reconnect_delay=2) across the fail-over: its keep-alive fails,
 #            and ours reconnects at its first attempt and reads back what
@@ -31,9 +32,7 @@
 #            keep-alive failed
 #   control  the fail-over sends its gratuitous ARP (num_grat_arp 1): the
 #            client's entry takes the new MAC, and a connect right after
-#            it takes what the connect before the fail-over took, but for
-#            ours' solicitation of the entry (at most retrans_time, 1 s)
-#            and 1 s of noise, stock and ours
+#            connects within 5 s, stock and ours
 # Stock's and ours' figures are printed (make demo's row); in the HCA
 # mode (failover-hw, and failover-hw-off for stock) the REQs and QPs send
 # to the MAC of their address vector.
@@ -80,7 +79,8 @@ fo_backup() {
 # Nothing else may reach the client: the bond's change of MAC flushes
 # the server's neighbour entries, and the ARP request of any packet to
 # the client would tell the client the new MAC.  The entry for the
-# client goes back as it was, permanent, and the word needs no answer.
+# client goes back, permanent, and stays so (nvmet's teardown of a queue,
+# say, sends too); the word needs no answer.
 fo_switch() {
 	local cmac
 
@@ -92,7 +92,6 @@ fo_switch() {
 		udp_send "$RCG_peer" 9404 1
 		sleep 0.3
 	done
-	$IP neigh del "$RCG_peer" dev bond0
 }
 
 failover_server() {
@@ -124,36 +123,69 @@ failover_server() {
 
 fo_lladdr() { $IP neigh show "$srv" dev eth0 | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p'; }
 
-# fo_prepare: the client's entry confirmed now, on the bond's MAC, and a
-# connect through it.
+# fo_prepare [burst]: the client's entry confirmed now, on the bond's MAC,
+# and a connect through it (rping, or ucmatose -c 20); sets before, its ms.
 fo_prepare() {
-	local t
+	local t r
 
 	$IP neigh flush dev eth0
 	ping -c 1 -W 5 "$srv" > /dev/null
 	t=$(ms_now)
-	run timeout 30 rping -c -a "$srv" -p 7174 -C 1 -S 64 > /tmp/fo.rping 2>&1
-	rping_ok $? /tmp/fo.rping || echo "[client] the connect before the fail-over failed"
+	if [ "$1" = burst ]; then
+		run timeout 60 ucmatose -s "$srv" -p 7471 -c 20 -C 1 > /tmp/fo.ucm 2>&1
+		r=$?
+	else
+		run timeout 30 rping -c -a "$srv" -p 7174 -C 1 -S 64 > /tmp/fo.rping 2>&1
+		rping_ok $? /tmp/fo.rping
+		r=$?
+	fi
 	before=$(($(ms_now) - t))
-	echo "[client] before: rping in $before ms, entry $($IP neigh show "$srv" dev eth0)"
+	[ $r = 0 ] || echo "[client] the connect before the fail-over failed"
+	echo "[client] before: ${1:-rping} in $before ms, entry $($IP neigh show "$srv" dev eth0)"
 }
 
-# fo_failover GARP: the server fails over; sets newmac, and t0 when the
-# server's word came that it is done.
+# fo_failover GARP: the server fails over; sets newmac, t0 when the
+# server's word came that it is done, and refresh0.
 fo_failover() {
-	local u
+	local u old
 
+	old=$(fo_lladdr)
 	udp_recv 9404 30 &
 	u=$!
 	signal_peer 9402 "$1"
 	newmac=$(hear_peer 9403)
 	wait $u || echo "[client] no word from the server after the fail-over"
 	t0=$(ms_now)
+	refresh0=$(fo_refreshed)
 	echo "[client] fail-over, gratuitous ARP $1: the server's MAC is $newmac; entry $($IP neigh show "$srv" dev eth0)"
+	[ "$1" = 1 ] ||
+		check "failover: the premise: the client's entry is REACHABLE on the old MAC $old" \
+			fo_premise "$old"
+}
+fo_premise() {
+	$IP neigh show "$srv" dev eth0 | grep -q "lladdr $1 .*REACHABLE" &&
+		[ "$1" != "$newmac" ]
 }
 
-# fo_wait: seconds that stock's connects are given (ours have 30).
-fo_wait() { if fo_ours; then echo 30; else echo 15; fi; }
+# fo_refreshed: the solicitations of rxe0's port so far (dkms/0014).
+fo_refreshed() {
+	cat /sys/kernel/config/rdma_cm/rxe0/ports/1/neigh_refresh_count 2>/dev/null || echo 0
+}
+
+# fo_stock_waited RC MS: stock's connect was ended by timeout after its
+# whole wait (124 or 143), not by some other failure.
+fo_stock_waited() {
+	[ "$1" = 124 -o "$1" = 143 ] && [ "$2" -ge $(($(fo_wait) * 1000)) ]
+}
+
+# fo_wait: seconds that stock's connects are given (ours have 30);
+# make bench gives them rcg.failover_wait, for their real outcome.
+fo_wait() { if fo_ours; then echo 30; else echo "${RCG_failover_wait:-15}"; fi; }
+
+# fo_bench CASE: make bench's line (scripts/bench, its fail-over table).
+fo_bench() {
+	echo "BENCH failover case=$1 module=$(my_module) hca=$(hca_mode && echo 1 || echo 0) rc=$rc ms=$ms"
+}
 
 fo_rping() {
 	fo_prepare
@@ -162,28 +194,33 @@ fo_rping() {
 	rc=$? ms=$(($(ms_now) - t0))
 	rping_ok $rc /tmp/fo.rping && rc=0
 	echo "[client] rping right after the fail-over: rc $rc in $ms ms, entry $(fo_lladdr)"
+	fo_bench rping
 	if fo_ours; then
-		check "failover: rping right after a fail-over whose gratuitous ARP was lost connects within 5 s ($ms ms), the entry on the new MAC" \
-			[ $rc = 0 -a $ms -lt 5000 -a "$(fo_lladdr)" = "$newmac" ]
+		check "failover: rping right after a fail-over whose gratuitous ARP was lost connects within 5 s ($ms ms), the entry on the new MAC, one solicitation" \
+			[ $rc = 0 -a $ms -lt 5000 -a "$(fo_lladdr)" = "$newmac" -a \
+			  $(($(fo_refreshed) - refresh0)) = 1 ]
 	else
-		check "failover: stock: rping right after the fail-over has not connected after 15 s (rc $rc, $ms ms)" \
-			[ $rc != 0 ]
+		check "failover: stock: rping right after the fail-over has not connected after $(fo_wait) s (rc $rc, $ms ms)" \
+			fo_stock_waited $rc $ms
 	fi
 	demo "$(my_module)$(fo_mode): rping right after a fail-over without gratuitous ARP: rc $rc in $ms ms"
 }
 
 fo_burst() {
-	fo_prepare
+	fo_prepare burst
 	fo_failover 0
 	run timeout "$(fo_wait)" ucmatose -s "$srv" -p 7471 -c 20 -C 1 > /tmp/fo.ucm 2>&1
 	rc=$? ms=$(($(ms_now) - t0))
 	tail -n 3 /tmp/fo.ucm | sed 's/^/[client ucmatose] /'
+	fo_bench burst
+	# 20 connects at once take seconds on a debug kernel under TCG: the
+	# fail-over may add 5 s to what they took before it.
 	if fo_ours; then
-		check "failover: ucmatose -c 20 right after the fail-over: all connect within 5 s ($ms ms)" \
-			[ $rc = 0 -a $ms -lt 5000 ]
+		check "failover: ucmatose -c 20 right after the fail-over: all connect within 5 s more than before it ($ms ms, before $before ms), one solicitation" \
+			[ $rc = 0 -a $ms -lt $((before + 5000)) -a $(($(fo_refreshed) - refresh0)) = 1 ]
 	else
-		check "failover: stock: ucmatose -c 20 right after the fail-over has not connected them all after 15 s (rc $rc, $ms ms)" \
-			[ $rc != 0 ]
+		check "failover: stock: ucmatose -c 20 right after the fail-over has not connected them all after $(fo_wait) s (rc $rc, $ms ms)" \
+			fo_stock_waited $rc $ms
 	fi
 	demo "$(my_module)$(fo_mode): ucmatose -c 20 right after the fail-over: rc $rc in $ms ms"
 }
@@ -195,7 +232,7 @@ fo_live() { [ "$(cat "$1/state" 2>/dev/null)" = live ]; }
 fo_nvme_ok() { [ "$1" = 1 ] && blk_rw "$2" /tmp/fo.nvme; }
 
 fo_nvme() {
-	local c d n wait=15
+	local c d n wait=${RCG_failover_wait:-15}
 
 	$IP neigh flush dev eth0
 	ping -c 1 -W 5 "$srv" > /dev/null
@@ -215,6 +252,9 @@ fo_nvme() {
 	fo_ours && wait=60
 	wait_for $wait fo_live "$c"
 	ms=$(($(ms_now) - t0))
+	rc=1
+	fo_live "$c" && rc=0
+	fo_bench nvme
 	n=$(dmesg | sed -n 's/.*Successfully reconnected (\([0-9]*\) attempts).*/\1/p' | tail -n1)
 	dmesg | grep -i "nvme" | sed 's/^/[client dmesg] /'
 	if fo_ours; then
@@ -237,10 +277,12 @@ fo_control() {
 	run timeout 30 rping -c -a "$srv" -p 7174 -C 1 -S 64 > /tmp/fo.rping 2>&1
 	rc=$? ms=$(($(ms_now) - t0))
 	rping_ok $rc /tmp/fo.rping && rc=0
+	fo_bench control
 	# Ours solicits the entry, which the gratuitous ARP left stale, and
-	# waits for the answer: one retrans_time (1 s) at most.
-	check "failover: control: the gratuitous ARP moves the entry; rping then connects as fast as before the fail-over, give or take a retrans_time and 1 s ($ms ms, before $before ms)" \
-		[ $rc = 0 -a $ms -lt $((before + 2000)) ]
+	# waits for the answer, one retrans_time (1 s) at most: as the case
+	# without the ARP, within 5 s, stock and ours.
+	check "failover: control: the gratuitous ARP moves the entry; rping then connects within 5 s ($ms ms, before the fail-over $before ms)" \
+		[ $rc = 0 -a $ms -lt 5000 ]
 	demo "$(my_module)$(fo_mode): rping after a fail-over with its gratuitous ARP: rc $rc in $ms ms"
 }
 
@@ -252,6 +294,10 @@ fo_mode() {
 
 failover_client() {
 	srv=$RCG_peer
+	# The entry stays REACHABLE between its confirmation and the connect
+	# (reachable_time is 15-45 s by default): the case of dkms/0015, not
+	# the stale one of dkms/0014.
+	sysctl -qw net.ipv4.neigh.eth0.base_reachable_time_ms=600000
 	[ "$(my_module)" = builtin ] || run $MODPROBE nvme-rdma
 	wait_peer 9401
 	fo_rping
