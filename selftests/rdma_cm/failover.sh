@@ -23,7 +23,8 @@
 #            the entry on the new MAC; stock's REQ goes to the old MAC,
 #            and it has not connected after 15 s
 #   burst    ucmatose -c 20: the same, all 20 with one solicitation,
-#            within 5 s more than 20 connects before the fail-over took;
+#            within 10 s more than 20 connects before the fail-over took
+#            (5 s, and a REQ retransmission for a REQ that rxe lost);
 #            stock's have not all connected after 15 s
 #   nvme     an NVMe over RDMA controller (keep_alive_tmo=5,
 #            reconnect_delay=2) across the fail-over: its keep-alive fails,
@@ -213,11 +214,13 @@ fo_burst() {
 	rc=$? ms=$(($(ms_now) - t0))
 	tail -n 3 /tmp/fo.ucm | sed 's/^/[client ucmatose] /'
 	fo_bench burst
-	# 20 connects at once take seconds on a debug kernel under TCG: the
-	# fail-over may add 5 s to what they took before it.
+	# 20 connects at once take seconds on a debug kernel under TCG, where
+	# rxe can lose one of 20 REQs: the fail-over may add 5 s to what they
+	# took before it, and a lost REQ one retransmission (about 4.6 s);
+	# stock's wait for ib_cm's last one (about 74 s on an HCA).
 	if fo_ours; then
-		check "failover: ucmatose -c 20 right after the fail-over: all connect within 5 s more than before it ($ms ms, before $before ms), one solicitation" \
-			[ $rc = 0 -a $ms -lt $((before + 5000)) -a $(($(fo_refreshed) - refresh0)) = 1 ]
+		check "failover: ucmatose -c 20 right after the fail-over: all connect within 10 s more than before it ($ms ms, before $before ms), one solicitation" \
+			[ $rc = 0 -a $ms -lt $((before + 10000)) -a $(($(fo_refreshed) - refresh0)) = 1 ]
 	else
 		check "failover: stock: ucmatose -c 20 right after the fail-over has not connected them all after $(fo_wait) s (rc $rc, $ms ms)" \
 			fo_stock_waited $rc $ms

@@ -232,8 +232,10 @@ gr_stale_more() {
 # tried again, three times at most.
 gr_req_out() {
 	for try in 1 2 3; do
-		# Reachable, not stale: ours would solicit a stale entry afresh.
-		$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud reachable
+		# Permanent: ours solicits a stale entry afresh before the REQ
+		# (dkms/0014), and a reachable one that nothing confirmed
+		# within a second (dkms/0015), but leaves admin entries alone.
+		$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud permanent
 		timeout 150 rping -c -a "$srv0" -p 7492 -C 1 > /tmp/gr.reqout 2>&1 &
 		pid=$!
 		wait_for 10 sh -c "$RDMA res show cm_id | grep -q 'state CONNECT'"
