@@ -21,15 +21,15 @@
 #   rping    rping -C 1: ours (gid_reject_retries=2, dkms/0015) solicits
 #            the entry first (one solicitation) and connects within 5 s,
 #            the entry on the new MAC; stock's REQ goes to the old MAC,
-#            and it has not connected after 15 s
+#            and it has not connected after 10 s
 #   burst    ucmatose -c 20: the same, all 20 with one solicitation,
 #            within 10 s more than 20 connects before the fail-over took
 #            (5 s, and a REQ retransmission for a REQ that rxe lost);
-#            stock's have not all connected after 15 s
+#            stock's have not all connected after 10 s
 #   nvme     an NVMe over RDMA controller (keep_alive_tmo=5,
 #            reconnect_delay=2) across the fail-over: its keep-alive fails,
 #            and ours reconnects at its first attempt and reads back what
-#            it wrote; stock's is not live again 15 s after its
+#            it wrote; stock's is not live again 10 s after its
 #            keep-alive failed
 #   control  the fail-over sends its gratuitous ARP (num_grat_arp 1): the
 #            client's entry takes the new MAC, and a connect right after
@@ -181,7 +181,7 @@ fo_stock_waited() {
 
 # fo_wait: seconds that stock's connects are given (ours have 30);
 # make bench gives them rcg.failover_wait, for their real outcome.
-fo_wait() { if fo_ours; then echo 30; else echo "${RCG_failover_wait:-15}"; fi; }
+fo_wait() { if fo_ours; then echo 30; else echo "${RCG_failover_wait:-10}"; fi; }
 
 # fo_bench CASE: make bench's line (scripts/bench, its fail-over table).
 fo_bench() {
@@ -235,7 +235,7 @@ fo_live() { [ "$(cat "$1/state" 2>/dev/null)" = live ]; }
 fo_nvme_ok() { [ "$1" = 1 ] && blk_rw "$2" /tmp/fo.nvme; }
 
 fo_nvme() {
-	local c d n wait=${RCG_failover_wait:-15}
+	local c d n wait=${RCG_failover_wait:-10}
 
 	$IP neigh flush dev eth0
 	ping -c 1 -W 5 "$srv" > /dev/null
