@@ -183,6 +183,12 @@ setup_net() {
 	run $RDMA link show
 }
 
+# neigh_lladdr ADDR [DEV]: the MAC of this host's neighbour entry for ADDR
+# (on eth0 by default); empty if there is none.
+neigh_lladdr() {
+	$IP neigh show "$1" dev "${2:-eth0}" | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p'
+}
+
 # ms_now: milliseconds since boot.
 ms_now() { awk '{ print int($1 * 1000) }' /proc/uptime; }
 

@@ -44,7 +44,7 @@
 # entry: it stays stale on the wrong MAC and every REQ goes there, so
 # stock's rping has not connected after 15 s and the entry still names
 # that MAC; the burst and the NVMe round through it are not run there
-# (each would wait for ib_cm's last retransmission, about 80 s).
+# (each would wait for ib_cm's last retransmission, about 74 s).
 
 ADDR_NQN=nqn.2026-12.org.rdma-cm-guard:addr
 ADDR_GHOST=52:54:00:00:00:99
@@ -102,7 +102,6 @@ addr_resolve() {
 	rms=$(awk '$1 == "resolve" && $2 == "addr" { print int($4) }' /tmp/addr.cmtime)
 	echo "[client] cmtime through entry '$1': resolve addr ${rms:-failed} ms"
 }
-addr_lladdr() { $IP neigh show "$srv" dev eth0 | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p'; }
 
 # addr_rping STATE: rping -C 1 through that entry; sets rc and ms.
 addr_rping() {
@@ -113,7 +112,7 @@ addr_rping() {
 	rc=$? ms=$(($(ms_now) - t0))
 	# rping's benign exit race (rping_ok) counts as a success.
 	if rping_ok $rc /tmp/addr.rping; then rc=0; else rc=1; fi
-	echo "[client] rping through entry '$1': rc $rc in $ms ms, entry now $(addr_lladdr)"
+	echo "[client] rping through entry '$1': rc $rc in $ms ms, entry now $(neigh_lladdr "$srv")"
 }
 
 # addr_nvme STATE: nvme-rdma connects through that entry, writes 1 MiB
@@ -142,10 +141,10 @@ addr_rping_check() {
 	addr_rping "$1"
 	if addr_fixed; then
 		check "addr: rping through $2 connects before ib_cm's first retransmission ($ms ms) and the entry names the server" \
-			[ $rc = 0 -a $ms -lt 4000 -a "$(addr_lladdr)" = "$srvmac" ]
+			[ $rc = 0 -a $ms -lt 4000 -a "$(neigh_lladdr "$srv")" = "$srvmac" ]
 	elif addr_stock_hw; then
 		check "addr: stock in the HCA mode: rping through $2 has not connected after 15 s (rc $rc, $ms ms) and the entry still names $ADDR_GHOST" \
-			[ $rc != 0 -a "$(addr_lladdr)" = "$ADDR_GHOST" ]
+			[ $rc != 0 -a "$(neigh_lladdr "$srv")" = "$ADDR_GHOST" ]
 	else
 		check "addr: stock: rping through $2 does not connect before 4 s (rc $rc, $ms ms)" \
 			[ $rc != 0 -o $ms -ge 4000 ]
@@ -176,7 +175,7 @@ addr_client() {
 	fi
 	wait_peer 9201
 	run ping -c 1 -W 5 "$srv" > /dev/null
-	srvmac=$(addr_lladdr)
+	srvmac=$(neigh_lladdr "$srv")
 	echo "[client] server $srv at $srvmac"
 
 	for i in $(seq 1 30); do
@@ -211,7 +210,7 @@ addr_client() {
 		demo "$(my_module)$(addr_mode): cmtime's resolve addr through a stale wrong entry: ${rms:-failed} ms"
 
 	addr_rping_check wrong "a stale entry on a MAC that no NIC has"
-	demo "$(my_module)$(addr_mode): rping through a stale wrong entry: rc $rc in $ms ms, entry then $(addr_lladdr)"
+	demo "$(my_module)$(addr_mode): rping through a stale wrong entry: rc $rc in $ms ms, entry then $(neigh_lladdr "$srv")"
 	if addr_stock_hw; then
 		addr_nvme none
 		check "addr: nvme-rdma connects through a missing entry, writes 1 MiB and reads it back ($ms ms)" [ $rc = 0 ]

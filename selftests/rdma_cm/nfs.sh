@@ -86,7 +86,6 @@ nfs_server() {
 	echo 0 > /proc/fs/nfsd/threads
 }
 
-nfs_lladdr() { $IP neigh show "$srv" dev eth0 | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p'; }
 
 # nfs_io: write 1 MiB of random data to the server, drop the client's
 # caches and read it back.
@@ -117,7 +116,7 @@ nfs_round() {
 		nfs_io || rc=1
 		umount /mnt || rc=1
 	fi
-	echo "[client] NFS over RDMA through entry '$1': rc $rc, mount $ms ms, entry now $(nfs_lladdr)"
+	echo "[client] NFS over RDMA through entry '$1': rc $rc, mount $ms ms, entry now $(neigh_lladdr "$srv")"
 	sed 's/^/[client nfs] /' /tmp/nfs.log
 }
 
@@ -131,7 +130,7 @@ nfs_client() {
 		return
 	fi
 	run ping -c 1 -W 5 "$srv" > /dev/null
-	srvmac=$(nfs_lladdr)
+	srvmac=$(neigh_lladdr "$srv")
 	mkdir -p /mnt
 
 	nfs_round right
