@@ -49,6 +49,7 @@ modcycle_client() {
 		mkdir -p /etc/modprobe.d
 		sed -e 's|/sbin/modprobe|/usr/local/bin/modprobe|g' \
 		    -e 's|/usr/sbin/rdma-cm-guard-apply|/usr/local/bin/rdma-cm-guard-apply|g' \
+		    -e 's|/usr/libexec/rdma-cm-guard/|/usr/local/bin/|g' \
 			/usr/local/share/rdma-cm-guard/modprobe.conf > /etc/modprobe.d/rdma-cm-guard.conf
 		run $MODPROBE -r rdma_cm > /tmp/mc.busy 2>&1
 		rc=$?
