@@ -12,7 +12,7 @@ KVER_6_1	:= $(shell . bases/6.1 && echo $$BASE_KVER)
 PREFIX		?= /usr/local
 
 .PHONY: help deps base tree export module abi-check abi-check-selftest kunit \
-	selftests stress check-series check-backports check check-bases check-archive check-all demo bench dkms-install dkms-uninstall deb package-test \
+	selftests stress check-series check-backports check check-more check-bases check-archive check-all demo bench dkms-install dkms-uninstall deb package-test \
 	install clean
 
 help:
@@ -27,10 +27,11 @@ help:
 	@echo "make stress        the stress group at full size on the debug kernel (rcg.stress=full)"
 	@echo "make check-series  the series on 7.3: applies, exports back, checkpatch, builds per patch"
 	@echo "make check-backports  the 6.12 backport: applies, drift, checkpatch, builds per patch (make check: no builds)"
-	@echo "make check         everything above, as CI runs it"
+	@echo "make check         what CI runs (Documentation/developing.md, \"make check and its budget\")"
+	@echo "make check-more    what make check leaves out: abi-check-selftest, the stock 6.12 baseline, selftests/groups.more"
 	@echo "make check-bases   Debian's 7.3 and 7.2 kernels: module, abi-check, DKMS, VM tests (sid root)"
 	@echo "make check-archive which pinned versions of bases/* the Debian archive still has"
-	@echo "make check-all     check, check-backports (per-patch builds), check-bases, stress (full size), check-archive"
+	@echo "make check-all     check, check-more, check-backports (per-patch builds), check-bases, stress (full size), check-archive"
 	@echo "make demo          the before/after table, stock rdma_cm against ours"
 	@echo "make bench         stock rdma_cm against ours in one boot: cmtime, recovery, storm (BENCH_SIZE=small)"
 	@echo "make dkms-install  build and install the module with DKMS on this host"
@@ -84,6 +85,11 @@ check-backports:
 check:
 	scripts/check
 
+check-more:
+	scripts/abi-check-selftest
+	SELFTEST_SET=all selftests/run stock
+	SELFTEST_SET=more selftests/run debug
+
 check-bases:
 	scripts/check bases
 
@@ -92,7 +98,7 @@ check-archive:
 
 # Everything, each target whatever the one before did; fails if one did.
 check-all:
-	@rc=0; for t in check check-backports check-bases stress check-archive; do \
+	@rc=0; for t in check check-more check-backports check-bases stress check-archive; do \
 		$(MAKE) --no-print-directory $$t || { echo "=== make $$t FAILED"; rc=1; }; \
 	done; exit $$rc
 

@@ -19,7 +19,13 @@ run() {
 	"$@"
 }
 
-ktap() { echo "$*" > $KTAP; echo "[$RCG_role] KTAP: $*"; }
+# The console's copy carries the VM's uptime: where a group's time goes.
+ktap() {
+	local up
+	read -r up _ < /proc/uptime
+	echo "$*" > $KTAP
+	echo "[$RCG_role $up] KTAP: $*"
+}
 ok() { n_test=$((n_test + 1)); ktap "ok $n_test $RCG_role: $*"; }
 not_ok() { n_test=$((n_test + 1)); ktap "not ok $n_test $RCG_role: $*"; }
 skip() { n_test=$((n_test + 1)); ktap "ok $n_test $RCG_role: $* # SKIP"; }

@@ -62,6 +62,7 @@ connect_rebind() {
 # to 192.0.2.99, a static neighbour entry at a MAC that no NIC has, so
 # that nothing answers it and ib_cm retransmits it.
 rxe_send_err() { cat /sys/class/infiniband/rxe0/ports/1/hw_counters/send_err; }
+send_err_above() { [ "$(rxe_send_err)" -gt "$1" ]; }
 qp1_state() { $RDMA res show qp link rxe0/1 lqpn 1 | sed -n 's/.* state \([A-Z]*\) .*/\1/p'; }
 connect_qp1() {
 	local name="connect: a REQ retransmitted while the client's address is removed cannot be sent; QP1 stays in RTS and rping connects once the address is back"
@@ -83,7 +84,7 @@ connect_qp1() {
 	run $IP addr del "$mine" dev eth0
 	# ib_cm retransmits after about 4.5 s (packet life time and CM
 	# response timeout); the retransmission fails in IP.
-	wait_for 120 [ "$(rxe_send_err)" -gt "$e0" ]
+	wait_for 120 send_err_above "$e0"
 	e1=$(rxe_send_err)
 	run $IP addr add "$mine" dev eth0
 	kill $hold 2>/dev/null

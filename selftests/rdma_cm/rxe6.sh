@@ -26,6 +26,7 @@
 
 rxe6_snmp() { sed -n "s/^$1[[:space:]]*//p" /proc/net/snmp6; }
 rxe6_udp_in() { rxe6_snmp Udp6InDatagrams; }
+rxe6_udp_above() { [ "$(rxe6_udp_in)" -gt "$1" ]; }
 
 rxe6_server() {
 	local u0 u1 r0 r1
@@ -46,7 +47,7 @@ rxe6_server() {
 	echo "[server] rxe6: now without the rule; where rxe lacks the fix, this is expected to oops (rcg.xfail=$RCG_xfail)"
 	u0=$(rxe6_udp_in)
 	signal_peer 9413
-	wait_for 10 [ "$(rxe6_udp_in)" -gt "$u0" ]
+	wait_for 10 rxe6_udp_above "$u0"
 	u1=$(rxe6_udp_in)
 	check "rxe6: bare: rxe1 got the packet for fd00::1 (Udp6InDatagrams $u0 -> $u1) and dropped it without an oops" \
 		[ "$u1" -gt "$u0" ]
