@@ -86,9 +86,7 @@ check:
 	scripts/check
 
 check-more:
-	scripts/abi-check-selftest
-	SELFTEST_SET=all selftests/run stock
-	SELFTEST_SET=more selftests/run debug
+	scripts/check more
 
 check-bases:
 	scripts/check bases

@@ -19,12 +19,13 @@ run() {
 	"$@"
 }
 
-# The console's copy carries the VM's uptime: where a group's time goes.
+# The console's copy carries the VM's uptime (/proc/uptime, not printk's
+# clock, from which it drifts under TCG): where a group's time goes.
 ktap() {
 	local up
 	read -r up _ < /proc/uptime
 	echo "$*" > $KTAP
-	echo "[$RCG_role $up] KTAP: $*"
+	echo "[$RCG_role up=$up] KTAP: $*"
 }
 ok() { n_test=$((n_test + 1)); ktap "ok $n_test $RCG_role: $*"; }
 not_ok() { n_test=$((n_test + 1)); ktap "not ok $n_test $RCG_role: $*"; }

@@ -63,9 +63,9 @@ GR_CFS=/sys/kernel/config/rdma_cm
 GR_T=/sys/kernel/tracing
 # rcg.gidretry_part=1, race or 2 runs a part of the client's rounds:
 # on the debug kernel, where all of them take six minutes, selftests/groups
-# runs the parts as VM pairs of their own, side by side (gidretry-1-hw,
-# gidretry-race-a and -b with rcg.gidretry_race=125 each, gidretry-2-hw;
-# groups.more: gidretry-1, -2, race-c and -d).
+# runs the parts as VM pairs of their own (gidretry-1-hw,
+# gidretry-race-a with rcg.gidretry_race=125, gidretry-2-hw; groups.more:
+# gidretry-1, -2, race-b to -d).
 # Without it, all of them.
 gr_part() { [ -z "$RCG_gidretry_part" ] || [ "$RCG_gidretry_part" = "$1" ]; }
 gr_server_ours() { [ "$(echo "$RCG_module" | cut -d/ -f1)" != stock ]; }
