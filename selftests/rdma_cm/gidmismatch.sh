@@ -428,11 +428,8 @@ gm_client_policies() {
 	gm_connect control
 	check "gidmismatch: a correctly addressed connect is established" \
 		grep -q '^GID established' /tmp/gm.control.cli
-	smac0=$($IP neigh show "$srv0" dev eth0 | sed -n 's/.*lladdr \([^ ]*\).*/\1/p')
-	# Learn eth1's MAC (the server has arp_ignore=1 by now), to plant the
-	# stale entry that a lost gratuitous ARP leaves.
-	ping -c 1 -W 2 "$srv1" > /dev/null
-	mac1=$($IP neigh show "$srv1" dev eth0 | sed -n 's/.*lladdr \([^ ]*\).*/\1/p')
+	# eth1's MAC plants the stale entry that a lost gratuitous ARP leaves.
+	gm_macs
 	for l in wildcard bound; do
 		for p in $GM_POLICIES; do
 			$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
