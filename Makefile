@@ -12,7 +12,7 @@ KVER_6_1	:= $(shell . bases/6.1 && echo $$BASE_KVER)
 PREFIX		?= /usr/local
 
 .PHONY: help deps base tree export module abi-check abi-check-selftest kunit \
-	selftests stress check-series check-backports check check-more check-bases check-archive check-all demo bench dkms-install dkms-uninstall deb package-test \
+	selftests stress kcsan check-series check-backports check check-more check-bases check-archive check-all demo bench dkms-install dkms-uninstall deb package-test \
 	install clean
 
 help:
@@ -24,14 +24,15 @@ help:
 	@echo "make abi-check     CRCs and struct layout against stock, 6.12 and 6.1"
 	@echo "make kunit         KUnit in QEMU on the patched 7.3 tree; builds the debug kernel"
 	@echo "make selftests     two-VM end-to-end tests over rxe (stock, ours, debug)"
-	@echo "make stress        the stress group at full size on the debug kernel (rcg.stress=full)"
+	@echo "make stress        the stress group at full size on the debug kernel (rcg.stress=full), fault phase included"
+	@echo "make kcsan         a KCSAN debug kernel: KUnit, the stress group's CI pairs, its data-race reports sorted"
 	@echo "make check-series  the series on 7.3: applies, exports back, checkpatch, builds per patch"
 	@echo "make check-backports  the 6.12 backport: applies, drift, checkpatch, builds per patch (make check: no builds)"
 	@echo "make check         what CI runs (Documentation/developing.md, \"make check and its budget\")"
 	@echo "make check-more    what make check leaves out: abi-check-selftest, the stock 6.12 baseline, selftests/groups.more"
 	@echo "make check-bases   Debian's 7.3 and 7.2 kernels: module, abi-check, DKMS, VM tests (sid root)"
 	@echo "make check-archive which pinned versions of bases/* the Debian archive still has"
-	@echo "make check-all     check, check-more, check-backports (per-patch builds), check-bases, stress (full size), check-archive"
+	@echo "make check-all     check, check-more, check-backports (per-patch builds), check-bases, stress (full size), kcsan, check-archive"
 	@echo "make demo          the before/after table, stock rdma_cm against ours"
 	@echo "make bench         stock rdma_cm against ours in one boot: cmtime, recovery, storm (BENCH_SIZE=small)"
 	@echo "make dkms-install  build and install the module with DKMS on this host"
@@ -76,6 +77,9 @@ stress:
 	SELFTEST_GROUPS="stress:2:stress:debug:kmemleak=on" SELFTEST_CMDLINE="rcg.stress=full $${SELFTEST_CMDLINE:-}" \
 		VM_TIMEOUT=$${VM_TIMEOUT:-5400} selftests/run debug
 
+kcsan:
+	kunit/kcsan
+
 check-series:
 	scripts/check-series
 
@@ -96,7 +100,7 @@ check-archive:
 
 # Everything, each target whatever the one before did; fails if one did.
 check-all:
-	@rc=0; for t in check check-more check-backports check-bases stress check-archive; do \
+	@rc=0; for t in check check-more check-backports check-bases stress kcsan check-archive; do \
 		$(MAKE) --no-print-directory $$t || { echo "=== make $$t FAILED"; rc=1; }; \
 	done; exit $$rc
 

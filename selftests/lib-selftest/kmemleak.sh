@@ -39,7 +39,7 @@ record() {
 }
 
 echo "TAP version 13"
-echo "1..4"
+echo "1..5"
 
 : > "$t"
 expect 0 "an empty report"
@@ -56,4 +56,7 @@ expect 1 "a leaked rdma_id_private after another subsystem's object"
 
 record rdma '' kmalloc_trace+0x25/0x90 rxe_alloc_pd+0x30/0x80 >> "$t"
 expect 2 "and one that rxe allocated, last in the report, without a hex dump"
+
+record cm_stress '' >> "$t"
+expect 3 "and one without a backtrace (kmemleak's stack depot allocation failed)"
 exit $fail

@@ -5,7 +5,7 @@
  *
  *   cm_stress -s ADDR[,ADDR...] [-p PORT] [-t IDLE_S]            server
  *   cm_stress -c ADDR4 [-6 ADDR6] [-d DGID4] [-D DGID6] [-p PORT]
- *             [-n COUNT] [-f INFLIGHT] [-w WAVE] [-S SEED] [-T FINAL_S] [-e]
+ *             [-n COUNT] [-f INFLIGHT] [-w WAVE] [-S SEED] [-T FINAL_S] [-e|-E]
  *                                                                   client
  *   cm_stress -L CYCLES -a ADDR[,ADDR...] [-p PORT] [-S SEED] [-o] listener churn
  *   cm_stress -F SECONDS -a ADDR[,ADDR...] [-p PORT] [-S SEED]    librdmacm fuzz
@@ -42,7 +42,9 @@
  *
  * and exits 0 when the sum holds, nothing is lost, dup or stray, and at
  * least one connect established (-e: or none, for connects to a churn's
- * listeners, which never accept, on PORT only); 2 otherwise.
+ * listeners, which never accept, on PORT only; -E: or none, the mix
+ * unchanged, for a fault round in which every connect may fail); 2
+ * otherwise.
  *
  * -L: CYCLES times create, bind (an ADDR or the wildcard, of each family),
  * listen, destroy; a device going away makes bind or listen fail, which is
@@ -342,6 +344,8 @@ static long long avg_ms = 2000;
  * none need be established
  */
 static int none_established_ok;
+/* -E: none need be established, the mix unchanged (a fault round) */
+static int none_needed;
 
 static void conn_free(struct conn *c)
 {
@@ -715,7 +719,7 @@ static int client(const char *a4, const char *a6, const char *d4,
 	rdma_destroy_event_channel(ch);
 	return cc.attempted != cc.established + cc.rejected + cc.failed + cc.destroyed ||
 	       cc.lost || cc.dup || cc.stray || cc.disc_lost ||
-	       (!cc.established && !none_established_ok) ? 2 : 0;
+	       (!cc.established && !none_established_ok && !none_needed) ? 2 : 0;
 }
 
 /* ------------------------------------------------------ listener churn */
@@ -1001,7 +1005,7 @@ int main(int argc, char **argv)
 	long n = 1000, cycles = 0;
 	int port = 7700, inflight = 200, idle = 60, fz = 0, opt;
 
-	while ((opt = getopt(argc, argv, "s:c:6:d:D:p:n:f:S:T:t:L:F:a:eow:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:c:6:d:D:p:n:f:S:T:t:L:F:a:eEow:")) != -1) {
 		switch (opt) {
 		case 's': saddr = optarg; break;
 		case 'c': caddr = optarg; break;
@@ -1019,6 +1023,7 @@ int main(int argc, char **argv)
 		case 'F': fz = atoi(optarg); break;
 		case 'a': addrs = optarg; break;
 		case 'e': none_established_ok = 1; break;
+		case 'E': none_needed = 1; break;
 		case 'o': churn_one_port = 1; break;
 		default:
 			fprintf(stderr, "usage: see the comment at the top of cm_stress.c\n");

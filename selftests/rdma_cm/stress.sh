@@ -357,6 +357,291 @@ st_fuzz() {
 	checkd /tmp/st.lfuzz "stress: librdmacm fuzz $(st_field /tmp/st.lfuzz ops) calls, seed $(st_field /tmp/st.lfuzz seed)" [ $lrc = 0 ]
 }
 
+# The fault phase (issue 31): the kernel's own calls fail under a smaller
+# load, in rounds, on both VMs at once: each round arms one target in
+# both kernels, the client runs ST_FAULT_N connects of the load's mix
+# through it (the same seed each round), and both disarm and count.
+#   none             the control round: nothing injected
+#   slab-async:P     kmalloc (failslab) and alloc_pages() (fail_page_alloc)
+#                    fail with P %, where rdma_cm's text is on the stack
+#                    (rcg.fault_text's cma, from selftests/run) and ucma's
+#                    is not: what rdma_cm does and calls in ib_cm's and
+#                    ib_core's work (its REQ, REP and REJ handlers, its
+#                    address and route callbacks) and in its own (the
+#                    retries), not what ib_cm does before it calls
+#                    rdma_cm; ucma's event queue is left alone, as it
+#                    drops an event whose allocation fails
+#                    (ucma_event_handler(), stock)
+#   slab-sync:P      the same in the system calls of the cm_stress
+#                    processes only (task-filter, make-it-fail), but
+#                    rdma_disconnect()'s DREQ: stock then reports nothing
+#                    (Known limitations)
+#   FUNCTION:P       fail_function (patches/debug/0003): FUNCTION returns
+#                    an error (-ENOMEM; NULL for neigh_lookup(), only
+#                    where rdma_cm's text is on the stack) with P %
+#   fuzz:P           both fuzzers (st_fuzz) for ST_FAULT_FUZZ seconds
+#                    under slab-async: odd REQs, odd calls, failed
+#                    allocations under them
+#   none (again)     the last round: the kernels recovered
+# Checked per round: cm_stress's accounting as in the load (exactly one
+# final event per connect, nothing lost, duplicated or stray), faults
+# injected (but in a control round), nothing established where every
+# call fails (rdma_resolve_ip, ib_send_cm_req, ib_send_cm_rep at 100 %),
+# at least half of the first control round's connections established in
+# the last one; at the end: no cm_id left, and
+# 'rdma link del' of every device completes (rdma_cm is built in: that
+# is what waits for every reference that rmmod would); the harness adds
+# the console scan and kmemleak.
+ST_FI=/sys/kernel/debug
+ST_FT=1000000
+st_fault_size() {
+	if [ "$RCG_stress" = full ]; then
+		ST_FAULT_N=${RCG_stress_fault_n:-400} ST_FAULT_FUZZ=60
+		ST_FAULT_ROUNDS="none slab-async:2 slab-async:10 slab-async:30 slab-sync:2 slab-sync:10 slab-sync:30
+			rdma_resolve_ip:20 rdma_resolve_ip:100 ib_send_cm_req:20 ib_send_cm_req:100
+			ib_send_cm_rep:20 ib_send_cm_rep:100 ib_send_cm_rej:50 ib_send_cm_rej:100
+			neigh_lookup:50 neigh_lookup:100 fuzz:10"
+	else
+		ST_FAULT_N=${RCG_stress_fault_n:-100} ST_FAULT_FUZZ=5
+		ST_FAULT_ROUNDS="none slab-async:10 slab-sync:10 rdma_resolve_ip:30 ib_send_cm_req:30
+			ib_send_cm_rep:30 ib_send_cm_rej:50 neigh_lookup:50 fuzz:10"
+	fi
+}
+# st_fault_text NAME: the START-END of NAME (cma, ucma, disc) in
+# rcg.fault_text (cma=S-E,ucma=S-E,disc=S-E).
+st_fault_text() { echo "$RCG_fault_text" | tr , '\n' | sed -n "s/^$1=//p"; }
+st_fault_prereq() {
+	grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs $ST_FI
+	for d in failslab fail_page_alloc fail_function; do
+		[ -d $ST_FI/$d ] || { echo "no $ST_FI/$d (CONFIG_FAILSLAB, FAIL_PAGE_ALLOC, FAIL_FUNCTION)"; return 1; }
+	done
+	[ -f $ST_FI/failslab/require-start ] || { echo "no stack filter (CONFIG_FAULT_INJECTION_STACKTRACE_FILTER)"; return 1; }
+	for t in cma ucma disc; do
+		[ -n "$(st_fault_text $t)" ] || { echo "no $t range in rcg.fault_text (selftests/run)"; return 1; }
+	done
+	return 0
+}
+# st_fault_attr DIR PERCENT REQUIRE REJECT TASK: arm a fault_attr; REQUIRE
+# and REJECT are START-END or empty, TASK Y or N.  TIMES counts down.
+st_fault_attr() {
+	local d=$ST_FI/$1
+	echo 0 > $d/probability
+	echo 0 > $d/verbose
+	echo 1 > $d/interval
+	echo 0 > $d/space
+	echo $ST_FT > $d/times
+	echo "$5" > $d/task-filter
+	echo 32 > $d/stacktrace-depth
+	if [ -n "$3" ]; then
+		echo "${3%-*}" > $d/require-start
+		echo "${3#*-}" > $d/require-end
+	else
+		echo 0 > $d/require-start
+		echo 0xffffffffffffffff > $d/require-end
+	fi
+	if [ -n "$4" ]; then
+		echo "${4%-*}" > $d/reject-start
+		echo "${4#*-}" > $d/reject-end
+	else
+		echo 0 > $d/reject-start
+		echo 0 > $d/reject-end
+	fi
+	echo "$2" > $d/probability
+}
+# st_fault_arm SPEC: arm SPEC (TARGET:PERCENT) in this kernel.
+st_fault_arm() {
+	local t=${1%%:*} p=${1#*:} cma ucma
+	cma=$(st_fault_text cma) ucma=$(st_fault_text ucma)
+	case $t in
+	none) ;;
+	slab-async|fuzz)
+		echo N > $ST_FI/failslab/ignore-gfp-wait
+		echo N > $ST_FI/fail_page_alloc/ignore-gfp-wait
+		echo N > $ST_FI/fail_page_alloc/ignore-gfp-highmem
+		echo 0 > $ST_FI/fail_page_alloc/min-order
+		st_fault_attr failslab "$p" "$cma" "$ucma" N
+		st_fault_attr fail_page_alloc "$p" "$cma" "$ucma" N ;;
+	slab-sync)
+		echo N > $ST_FI/failslab/ignore-gfp-wait
+		echo N > $ST_FI/fail_page_alloc/ignore-gfp-wait
+		echo N > $ST_FI/fail_page_alloc/ignore-gfp-highmem
+		echo 0 > $ST_FI/fail_page_alloc/min-order
+		st_fault_attr failslab "$p" "$cma" "$(st_fault_text disc)" Y
+		st_fault_attr fail_page_alloc "$p" "$cma" "$(st_fault_text disc)" Y ;;
+	*)
+		echo > $ST_FI/fail_function/inject
+		echo "$t" > $ST_FI/fail_function/inject || return 1
+		if [ "$t" = neigh_lookup ]; then
+			st_fault_attr fail_function "$p" "$cma" "" N
+		else
+			# -ENOMEM, what most of their failures are, not the
+			# default -EINVAL.
+			echo 0xfffffffffffffff4 > $ST_FI/fail_function/$t/retval
+			st_fault_attr fail_function "$p" "" "" N
+		fi ;;
+	esac
+}
+# st_fault_disarm SPEC: disarm; prints the faults that SPEC injected here.
+st_fault_disarm() {
+	local t=${1%%:*} n=0 d
+	case $t in
+	none) ;;
+	slab-async|slab-sync|fuzz)
+		for d in failslab fail_page_alloc; do
+			echo 0 > $ST_FI/$d/probability
+			n=$((n + ST_FT - $(cat $ST_FI/$d/times)))
+		done ;;
+	*)
+		echo 0 > $ST_FI/fail_function/probability
+		echo > $ST_FI/fail_function/inject
+		n=$((ST_FT - $(cat $ST_FI/fail_function/times))) ;;
+	esac
+	echo $n
+}
+# st_fault_split: of a slab round's faults, "K kmalloc, P pages".
+st_fault_split() {
+	echo "$((ST_FT - $(cat $ST_FI/failslab/times))) kmalloc, $((ST_FT - $(cat $ST_FI/fail_page_alloc/times))) pages"
+}
+# st_fault_missing WHY: the phase cannot run.  A skip where the phase
+# runs because the whole test does (make stress on another kernel), a
+# failure where it was asked for (rcg.stress_only=fault: stress-fault).
+st_fault_missing() {
+	if [ -n "$RCG_stress_only" ]; then
+		not_ok "stress: fault phase: $1"
+	else
+		skip "stress: fault phase: $1"
+	fi
+}
+
+# st_fault_server: arm each round that the client names, disarm when it
+# is done, and send back the count (ports 9610 + 4 x round), until the
+# client names "end".
+st_fault_server() {
+	local r=0 spec port n wp noarm=
+	st_fault_size
+	# Without its prerequisites this side arms nothing, and still answers.
+	if ! why=$(st_fault_prereq); then
+		st_fault_missing "$why"
+		noarm=1
+	fi
+	st_mark fault
+	while :; do
+		port=$((9610 + r * 4))
+		spec=$(hear_peer $port)
+		[ "$spec" != end ] || break
+		case $spec in slab-sync:*) echo 1 > /proc/$srv/make-it-fail ;; esac
+		[ -n "$noarm" ] || st_fault_arm "$spec" || not_ok "stress: fault $spec: armed"
+		# The client's "done" may come while this side still fuzzes.
+		wait_peer $((port + 2)) &
+		wp=$!
+		signal_peer $((port + 1))
+		case $spec in fuzz:*) ST_FUZZ=$ST_FAULT_FUZZ; st_fuzz "$(addr_of 0),$(addr_of 1),fd00::1,fd00::2,$RCG_peer,fd00::100" ;; esac
+		wait $wp
+		n=0
+		[ -n "$noarm" ] || n=$(st_fault_disarm "$spec")
+		echo 0 > /proc/$srv/make-it-fail 2>/dev/null
+		case $spec in slab*|fuzz*) echo "[server] fault $spec: $n faults ($(st_fault_split))" ;; esac
+		signal_peer $((port + 3)) "$n"
+		r=$((r + 1))
+	done
+}
+
+# st_fault_client: the rounds, each through the load's mix, and a last
+# control round: the kernels recovered.
+st_fault_client() {
+	local r=0 spec port n sn rc seed est0= f att est rej fail des good secs all
+	st_fault_size
+	if ! why=$(st_fault_prereq); then
+		st_fault_missing "$why"
+		signal_peer 9610 end
+		return
+	fi
+	st_mark fault
+	: > /tmp/st.fault.sum
+	seed=${RCG_stress_seed:-$(( $(st_ms) % 1000000 + 1 ))}
+	echo "[client] fault phase: $ST_FAULT_N connects per round, seed $seed, rounds: $(echo $ST_FAULT_ROUNDS) none"
+	for spec in $ST_FAULT_ROUNDS none end; do
+		port=$((9610 + r * 4))
+		signal_peer $port "$spec"
+		[ "$spec" != end ] || break
+		wait_peer $((port + 1))
+		f=/tmp/st.fault.$r
+		: > $f
+		st_fault_arm "$spec" || not_ok "stress: fault $spec: armed"
+		t0=$(st_ms)
+		# Where each connect fails: none need be established.
+		all=
+		case $spec in rdma_resolve_ip:100|ib_send_cm_req:100|ib_send_cm_rep:100) all=1 ;; esac
+		case $spec in
+		fuzz:*)
+			ST_FUZZ=$ST_FAULT_FUZZ
+			st_fuzz "$srv0,$srv1,fd00::1,fd00::2,$(addr_of 0),fd00::100"
+			rc=0 ;;
+		*)
+			(echo 1 > /proc/self/make-it-fail
+			 exec cm_stress -c "$srv0" -6 fd00::1 -d "$srv1" -D fd00::2 -p $ST_PORT \
+				-n $ST_FAULT_N -f 50 -w $ST_FAULT_N -T 120 -S $seed ${all:+-E}) > $f 2>&1
+			rc=$? ;;
+		esac
+		n=$(st_fault_disarm "$spec")
+		signal_peer $((port + 2))
+		sn=$(hear_peer $((port + 3)))
+		case $spec in slab*|fuzz*) echo "[client] fault $spec: $n faults ($(st_fault_split))" ;; esac
+		grep '^STRESS' $f | sed "s/^/[client fault $spec] /" | tail -n 4
+		case $spec in
+		fuzz:*)
+			check "stress: fault $spec: the fuzzers under failed allocations; faults injected: client $n, server $sn" \
+				[ $((n + sn)) -gt 0 ] ;;
+		*)
+			att=$(st_field $f attempted) est=$(st_field $f established)
+			rej=$(st_field $f rejected) fail=$(st_field $f failed) des=$(st_field $f destroyed)
+			secs=$(( ($(st_ms) - t0) / 1000 ))
+			echo "$spec $n $sn $att $est $rej $fail $des $secs" >> /tmp/st.fault.sum
+			ktap "# stress: fault $spec: $(sed -n 's/^STRESS rejected by status/rejected by status/p' $f | tail -n 1) ($secs s)"
+			good=0
+			[ "$rc" = 0 ] && [ -n "$att" ] && good=1
+			# Faults were injected, but in a control round; the first
+			# control round sets the baseline, the last one must come
+			# near it; where every call fails, nothing is established.
+			if [ -z "$est0" ]; then
+				est0=$est
+			elif [ "$spec" = none ]; then
+				[ "$est" -ge $((est0 / 2)) ] || good=0
+			else
+				[ $((n + sn)) -gt 0 ] || good=0
+			fi
+			[ -z "$all" ] || [ "$est" = 0 ] || good=0
+			checkd $f "stress: fault $spec: $att connects = $est established + $rej rejected + $fail failed + $des destroyed (control: $est0 established${all:+; none may be}), none lost, duplicated or stray; faults injected: client $n, server $sn" \
+				[ $good = 1 ] ;;
+		esac
+		r=$((r + 1))
+	done
+	# The table of the closing note: per round, the faults injected and
+	# how the connects ended.
+	ktap "# stress: fault rounds: round, faults client/server, connects: attempted established rejected failed destroyed, seconds"
+	while read -r spec n sn att est rej fail des secs; do
+		ktap "# stress: fault   $spec  $n/$sn  $att $est $rej $fail $des  ${secs}s"
+	done < /tmp/st.fault.sum
+}
+
+# st_fault_devices: every RDMA device deleted, which waits for every
+# reference to it that the RDMA CM holds (cma_remove_one()), within 60 s;
+# the kernel's stacks if not.
+st_fault_devices() {
+	local d pids=
+	for d in $(ls /sys/class/infiniband); do
+		$RDMA link del "$d" &
+		pids="$pids $!"
+	done
+	if ! wait_for 60 sh -c "[ -z \"\$(ls /sys/class/infiniband)\" ]"; then
+		st_dump "rdma link del of every device did not end within 60 s"
+		not_ok "stress: fault phase: every RDMA device deleted (rdma link del), as rmmod would need"
+		return
+	fi
+	wait $pids
+	ok "stress: fault phase: every RDMA device deleted (rdma link del), as rmmod would need"
+}
+
 stress_server() {
 	st_size
 	if ! why=$(st_prereq); then
@@ -375,8 +660,8 @@ stress_server() {
 	wait_for 10 grep -qs "fd00:0000:0000:0000:0000:0000:0000:0002" /sys/class/infiniband/rxe1/ports/1/gids/*
 	mkdir -p $ST_CFS/rxe1
 	echo auto > $ST_CFS/rxe1/ports/1/gid_mismatch
-	st_phase load || st_phase linkdel || signal_peer 9601
-	if st_phase load || st_phase linkdel; then
+	st_phase load || st_phase linkdel || st_phase fault || signal_peer 9601
+	if st_phase load || st_phase linkdel || st_phase fault; then
 		w0=$(dmesg | grep -c 'IP-to-GID mismatch at port')
 		t0=$(st_ms)
 		cm_stress -s "$a0,fd00::1" -p $ST_PORT -t 900 > /tmp/st.srv 2>&1 &
@@ -464,8 +749,9 @@ stress_server() {
 	st_phase linkdel && wait_peer 9604
 	# fuzz: both sides, against each other.
 	st_phase fuzz && st_mark fuzz && st_fuzz "$a0,$a1,fd00::1,fd00::2,$RCG_peer,fd00::100"
+	st_phase fault && st_fault_server
 	wait $w5
-	if st_phase load || st_phase linkdel; then
+	if st_phase load || st_phase linkdel || st_phase fault; then
 		kill -TERM $srv
 		wait $srv
 		kill $srvtail
@@ -488,6 +774,7 @@ stress_server() {
 	run $IP -6 addr del fd00::1/64 dev eth0
 	run $IP -6 addr del fd00::2/64 dev eth1
 	run $IP addr del "$a3/24" dev eth0
+	st_phase fault && st_fault_devices
 }
 
 # st_no_cm_id: no cm_id once every process is done (ids of connections
@@ -652,8 +939,10 @@ stress_client() {
 	fi
 	# fuzz
 	st_phase fuzz && st_mark fuzz && st_fuzz "$srv0,$srv1,fd00::1,fd00::2,$(addr_of 0),fd00::100"
+	st_phase fault && st_fault_client
 	signal_peer 9605
 	st_no_cm_id
 	run $IP -6 addr del fd00::100/64 dev eth0
 	$IP neigh flush dev eth0
+	st_phase fault && st_fault_devices
 }
