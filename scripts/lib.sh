@@ -207,3 +207,31 @@ src_version() {
 	makefile_version "$t"
 	rm -f "$t"
 }
+
+# text_range BUILD REGEX OBJ...: the text of the functions of OBJ (paths
+# under BUILD) whose name matches REGEX, in BUILD's vmlinux, as START-END
+# in hex: from their offsets in .text and System.map (names found there
+# once).  The debug kernel has no KASLR.
+text_range() {
+	local b=$1 re=$2 o lo hi hs s z
+	shift 2
+	for o; do
+		objdump -t "$b/$o" | awk -v re="$re" '$3 == "F" && $4 == ".text" && $6 ~ re { print $6, $5 }'
+	done | awk -v map="$b/System.map" '
+		BEGIN { while ((getline l < map) > 0) { split(l, f, " "); n[f[3]]++; a[f[3]] = f[1] } }
+		n[$1] == 1 { print a[$1], $2 }' | sort | {
+		read -r lo hs || return 1
+		hi=$lo
+		while read -r s z; do hi=$s hs=$z; done
+		printf '0x%s-0x%x\n' "$lo" $((0x$hi + 0x$hs))
+	}
+}
+# fault_text BUILD: rcg.fault_text of the debug kernel's VMs, for the
+# stack filters of the stress test's fault phase (stress.sh, st_fault):
+# rdma_cm's text, ucma's, and that of rdma_disconnect().
+fault_text() {
+	local c=drivers/infiniband/core
+	echo "cma=$(text_range "$1" . $c/cma.o $c/cma_trace.o $c/cma_configfs.o)" \
+		"ucma=$(text_range "$1" . $c/ucma.o)" \
+		"disc=$(text_range "$1" '^(cma|rdma)_disconnect$' $c/cma.o)" | tr ' ' ,
+}
