@@ -371,7 +371,8 @@ st_fuzz() {
 #                    retries), not what ib_cm does before it calls
 #                    rdma_cm; ucma's event queue is left alone, as it
 #                    drops an event whose allocation fails
-#                    (ucma_event_handler(), stock)
+#                    (ucma_event_handler(), stock); the server removes
+#                    and makes rxe1's configfs directory meanwhile
 #   slab-sync:P      the same in the system calls of the cm_stress
 #                    processes only (task-filter, make-it-fail), but
 #                    rdma_disconnect()'s DREQ: stock then reports nothing
@@ -399,12 +400,12 @@ st_fault_size() {
 		ST_FAULT_N=${RCG_stress_fault_n:-400} ST_FAULT_FUZZ=60
 		ST_FAULT_ROUNDS="none slab-async:2 slab-async:10 slab-async:30 slab-sync:2 slab-sync:10 slab-sync:30
 			rdma_resolve_ip:20 rdma_resolve_ip:100 ib_send_cm_req:20 ib_send_cm_req:100
-			ib_send_cm_rep:20 ib_send_cm_rep:100 ib_send_cm_rej:50 ib_send_cm_rej:100
+			ib_send_cm_rep:20 ib_send_cm_rep:100
 			neigh_lookup:50 neigh_lookup:100 fuzz:10"
 	else
 		ST_FAULT_N=${RCG_stress_fault_n:-100} ST_FAULT_FUZZ=5
 		ST_FAULT_ROUNDS="none slab-async:10 slab-sync:10 rdma_resolve_ip:30 ib_send_cm_req:30
-			ib_send_cm_rep:30 ib_send_cm_rej:50 neigh_lookup:50 fuzz:10"
+			ib_send_cm_rep:30 neigh_lookup:50 fuzz:10"
 	fi
 }
 # st_fault_text NAME: the START-END of NAME (cma, ucma, disc) in
@@ -432,21 +433,24 @@ st_fault_attr() {
 	echo $ST_FT > $d/times
 	echo "$5" > $d/task-filter
 	echo 32 > $d/stacktrace-depth
-	if [ -n "$3" ]; then
-		echo "${3%-*}" > $d/require-start
-		echo "${3#*-}" > $d/require-end
-	else
-		echo 0 > $d/require-start
-		echo 0xffffffffffffffff > $d/require-end
-	fi
-	if [ -n "$4" ]; then
-		echo "${4%-*}" > $d/reject-start
-		echo "${4#*-}" > $d/reject-end
-	else
-		echo 0 > $d/reject-start
-		echo 0 > $d/reject-end
-	fi
+	st_fault_range $d require "${3:-0-0xffffffffffffffff}"
+	st_fault_range $d reject "${4:-0-0}"
 	echo "$2" > $d/probability
+}
+# st_fault_range DIR require|reject START-END: a range of the stack filter.
+st_fault_range() {
+	echo "${3%-*}" > $1/$2-start
+	echo "${3#*-}" > $1/$2-end
+}
+# st_fault_slab PERCENT REJECT TASK: failslab and fail_page_alloc, of
+# every allocation that may sleep or not, of every order, under rdma_cm.
+st_fault_slab() {
+	echo N > $ST_FI/failslab/ignore-gfp-wait
+	echo N > $ST_FI/fail_page_alloc/ignore-gfp-wait
+	echo N > $ST_FI/fail_page_alloc/ignore-gfp-highmem
+	echo 0 > $ST_FI/fail_page_alloc/min-order
+	st_fault_attr failslab "$1" "$(st_fault_text cma)" "$2" "$3"
+	st_fault_attr fail_page_alloc "$1" "$(st_fault_text cma)" "$2" "$3"
 }
 # st_fault_arm SPEC: arm SPEC (TARGET:PERCENT) in this kernel.
 st_fault_arm() {
@@ -454,20 +458,8 @@ st_fault_arm() {
 	cma=$(st_fault_text cma) ucma=$(st_fault_text ucma)
 	case $t in
 	none) ;;
-	slab-async|fuzz)
-		echo N > $ST_FI/failslab/ignore-gfp-wait
-		echo N > $ST_FI/fail_page_alloc/ignore-gfp-wait
-		echo N > $ST_FI/fail_page_alloc/ignore-gfp-highmem
-		echo 0 > $ST_FI/fail_page_alloc/min-order
-		st_fault_attr failslab "$p" "$cma" "$ucma" N
-		st_fault_attr fail_page_alloc "$p" "$cma" "$ucma" N ;;
-	slab-sync)
-		echo N > $ST_FI/failslab/ignore-gfp-wait
-		echo N > $ST_FI/fail_page_alloc/ignore-gfp-wait
-		echo N > $ST_FI/fail_page_alloc/ignore-gfp-highmem
-		echo 0 > $ST_FI/fail_page_alloc/min-order
-		st_fault_attr failslab "$p" "$cma" "$(st_fault_text disc)" Y
-		st_fault_attr fail_page_alloc "$p" "$cma" "$(st_fault_text disc)" Y ;;
+	slab-async|fuzz) st_fault_slab "$p" "$ucma" N ;;
+	slab-sync) st_fault_slab "$p" "$(st_fault_text disc)" Y ;;
 	*)
 		echo > $ST_FI/fail_function/inject
 		echo "$t" > $ST_FI/fail_function/inject || return 1
@@ -513,11 +505,35 @@ st_fault_missing() {
 	fi
 }
 
+# st_fault_cfs: rxe1's configfs directory removed and made again until
+# /tmp/st.cfs.stop exists; counts to /tmp/st.cfs.
+st_fault_cfs() {
+	local n=0 f=0
+	while [ ! -e /tmp/st.cfs.stop ]; do
+		rmdir $ST_CFS/rxe1 2>/dev/null
+		mkdir $ST_CFS/rxe1 2>/dev/null || f=$((f + 1))
+		n=$((n + 1))
+		sleep 0.1
+	done
+	echo "$n $f" > /tmp/st.cfs
+}
+# st_fault_cfs_restore SPEC: rxe1's directory and policy as set up.
+st_fault_cfs_restore() {
+	local n f
+	read -r n f < /tmp/st.cfs
+	echo "[server] fault $1: rxe1's configfs directory made $n times, $f refused"
+	mkdir -p $ST_CFS/rxe1
+	apply_defaults rxe1
+	echo auto > $ST_CFS/rxe1/ports/1/gid_mismatch
+	check "stress: fault $1: rxe1's configfs directory after $n removals ($f makes refused)" \
+		[ "$(cat $ST_CFS/rxe1/ports/1/gid_mismatch)" = auto ]
+}
+
 # st_fault_server: arm each round that the client names, disarm when it
 # is done, and send back the count (ports 9610 + 4 x round), until the
 # client names "end".
 st_fault_server() {
-	local r=0 spec port n wp noarm=
+	local r=0 spec port n wp noarm= cfs
 	st_fault_size
 	# Without its prerequisites this side arms nothing, and still answers.
 	if ! why=$(st_fault_prereq); then
@@ -531,14 +547,22 @@ st_fault_server() {
 		[ "$spec" != end ] || break
 		case $spec in slab-sync:*) echo 1 > /proc/$srv/make-it-fail ;; esac
 		[ -n "$noarm" ] || st_fault_arm "$spec" || not_ok "stress: fault $spec: armed"
+		# configfs's allocations fail too: rxe1's directory made and
+		# removed while the round runs.
+		rm -f /tmp/st.cfs.stop
+		cfs=
+		case $spec in slab-async:*) st_fault_cfs & cfs=$! ;; esac
 		# The client's "done" may come while this side still fuzzes.
 		wait_peer $((port + 2)) &
 		wp=$!
 		signal_peer $((port + 1))
 		case $spec in fuzz:*) ST_FUZZ=$ST_FAULT_FUZZ; st_fuzz "$(addr_of 0),$(addr_of 1),fd00::1,fd00::2,$RCG_peer,fd00::100" ;; esac
 		wait $wp
+		touch /tmp/st.cfs.stop
+		[ -z "$cfs" ] || wait $cfs
 		n=0
 		[ -n "$noarm" ] || n=$(st_fault_disarm "$spec")
+		[ -z "$cfs" ] || st_fault_cfs_restore "$spec"
 		echo 0 > /proc/$srv/make-it-fail 2>/dev/null
 		case $spec in slab*|fuzz*) echo "[server] fault $spec: $n faults ($(st_fault_split))" ;; esac
 		signal_peer $((port + 3)) "$n"
