@@ -403,9 +403,12 @@ st_fault_size() {
 			ib_send_cm_rep:20 ib_send_cm_rep:100
 			neigh_lookup:50 neigh_lookup:100 fuzz:10"
 	else
-		ST_FAULT_N=${RCG_stress_fault_n:-100} ST_FAULT_FUZZ=5
+		# CI: within half of the VM timeout with the harness's
+		# kmemleak scan; the fuzzers run without faults in stress-b
+		# (their exit under faults took 16-92 s).
+		ST_FAULT_N=${RCG_stress_fault_n:-60} ST_FAULT_FUZZ=0
 		ST_FAULT_ROUNDS="none slab-async:10 slab-sync:10 rdma_resolve_ip:30 ib_send_cm_req:30
-			ib_send_cm_rep:30 neigh_lookup:50 fuzz:10"
+			ib_send_cm_rep:30 neigh_lookup:50"
 	fi
 }
 # st_fault_text NAME: the START-END of NAME (cma, ucma, disc) in
@@ -529,6 +532,14 @@ st_fault_cfs_restore() {
 		[ "$(cat $ST_CFS/rxe1/ports/1/gid_mismatch)" = auto ]
 }
 
+# st_hear PORT: hear_peer until the peer's word comes: on a loaded host
+# a connection of signal_peer's that timed out brings no word.
+st_hear() {
+	local w=
+	while [ -z "$w" ]; do w=$(hear_peer "$1"); done
+	echo "$w"
+}
+
 # st_fault_server: arm each round that the client names, disarm when it
 # is done, and send back the count (ports 9610 + 4 x round), until the
 # client names "end".
@@ -543,7 +554,7 @@ st_fault_server() {
 	st_mark fault
 	while :; do
 		port=$((9610 + r * 4))
-		spec=$(hear_peer $port)
+		spec=$(st_hear $port)
 		[ "$spec" != end ] || break
 		case $spec in slab-sync:*) echo 1 > /proc/$srv/make-it-fail ;; esac
 		[ -n "$noarm" ] || st_fault_arm "$spec" || not_ok "stress: fault $spec: armed"
@@ -609,7 +620,7 @@ st_fault_client() {
 		esac
 		n=$(st_fault_disarm "$spec")
 		signal_peer $((port + 2))
-		sn=$(hear_peer $((port + 3)))
+		sn=$(st_hear $((port + 3)))
 		case $spec in slab*|fuzz*) echo "[client] fault $spec: $n faults ($(st_fault_split))" ;; esac
 		grep '^STRESS' $f | sed "s/^/[client fault $spec] /" | tail -n 4
 		case $spec in
