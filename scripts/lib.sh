@@ -63,19 +63,23 @@ tsc_early_khz() {
 	return 0
 }
 
-# private_apt SUITE: apt-get options for a private apt state under
-# $CACHE/apt/SUITE that knows Debian's SUITE only, updated once a day; the
-# system's sources and lists are left alone.
+# private_apt SUITE [deb-src]: apt-get options for a private apt state
+# under $CACHE/apt/SUITE that knows Debian's SUITE only (with deb-src, under
+# $CACHE/apt/SUITE-src, its source packages only), updated once a day;
+# the system's sources and lists are left alone.
 private_apt() {
 	local d=$CACHE/apt/$1 mirror=${RCG_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+	local kind=deb index=Packages
+
+	[ "$2" != deb-src ] || { kind=deb-src index=Sources d=$d-src; }
 	mkdir -p "$d/lists/partial" "$d/archives/partial"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $1 main" \
+	echo "$kind [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $1 main" \
 		> "$d/sources.list"
 	touch "$d/status"
 	APT_OPTS="-o Dir::Etc::sourcelist=$d/sources.list -o Dir::Etc::sourceparts=-
 		-o Dir::State=$d -o Dir::State::lists=$d/lists -o Dir::State::status=$d/status
 		-o Dir::Cache=$d -o Dir::Cache::archives=$d/archives -o APT::Sandbox::User=root"
-	if [ -z "$(find "$d/lists" -name '*_Packages*' -mtime -1 2>/dev/null)" ]; then
+	if [ -z "$(find "$d/lists" -name "*_$index*" -mtime -1 2>/dev/null)" ]; then
 		say "apt-get update (private state for $1 in $d)"
 		# shellcheck disable=SC2086
 		apt-get -q $APT_OPTS update >/dev/null || die "cannot update the private apt state of $1"

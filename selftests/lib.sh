@@ -173,6 +173,8 @@ port_settings() {
 setup_net() {
 	i=0
 	for a in $(echo "$RCG_ip" | tr , ' '); do
+		# rcg.solo=1: a VM without NICs (run-vms), whose rxe loops back.
+		[ "$RCG_solo" != 1 ] || run $IP link add eth$i type dummy || return 1
 		run $IP addr add "$a" dev eth$i || return 1
 		run $IP link set eth$i up || return 1
 		# rcg.rdma=siw puts iWARP (siw) on the NICs instead of rxe.

@@ -66,7 +66,9 @@ b_modes() { echo "${RCG_bench_modes:-stock,ours}" | tr , ' '; }
 b_ipv6() { [ "${RCG_bench_ipv6:-1}" = 1 ]; }
 b_recovery() { [ "${RCG_bench_recovery:-1}" = 1 ]; }
 
-# b_swap MODE: unload whatever rdma_cm is loaded and load MODE's.
+# b_swap MODE: unload whatever rdma_cm is loaded and load MODE's: stock,
+# ours (alias defaults: the package's settings), reject (ours, every port
+# gid_mismatch=reject) or off (ours as it loads: every feature off).
 b_swap() {
 	# configfs groups of rdma_cm hold a reference to the module.
 	for d in "$B_CFS"/*; do
@@ -79,7 +81,7 @@ b_swap() {
 			return 1
 		[ ! -e /sys/module/rdma_cm/version ] || return 1
 		;;
-	ours|reject)
+	ours|defaults|reject|off)
 		# depmod puts updates/ ahead of the stock kernel/ tree.
 		run $MODPROBE rdma_cm || return 1
 		grep -q rdma-cm-guard /sys/module/rdma_cm/version || return 1
@@ -88,7 +90,7 @@ b_swap() {
 	run $MODPROBE rdma_ucm || return 1
 	grep -q ' /sys/kernel/config ' /proc/mounts ||
 		mount -t configfs configfs /sys/kernel/config
-	[ "$1" != stock ] || return 0
+	case $1 in stock|off) return 0 ;; esac
 	for d in $(ls /sys/class/infiniband); do mkdir -p "$B_CFS/$d"; done
 	run /usr/local/bin/rdma-cm-guard-apply || return 1
 	if [ "$1" = reject ]; then

@@ -7,7 +7,7 @@
  *
  *   cm_bench -s ADDR [-p PORT]
  *   cm_bench -c ADDR [-p PORT] [-d DGID_ADDR] [-n COUNT] [-t SECONDS]
- *            [-f FORKS]
+ *            [-f FORKS] [-S]
  *
  * Server (-s): listens on ADDR, accepts every request with a QP, destroys
  * each connection when the client disconnects, until killed.  It prints
@@ -31,6 +31,18 @@
  * reject reason); T microseconds from rdma_resolve_addr() to that event.
  * Exit status: 0 when every connect was established, 3 when one was not,
  * 1 usage or setup.
+ *
+ * -S: each connect that is established also waits for the DISCONNECTED
+ * event of its rdma_disconnect(), and reports the nanoseconds of its
+ * steps, each from its call to its event, as cmtime names them
+ * (connect: rdma_connect() to ESTABLISHED; the QP is created before):
+ *
+ *   BENCH steps conn=I resolve_addr=A resolve_route=R connect=C disconnect=D
+ *
+ * Between two connects it sleeps 10 ms, in which the server destroys
+ * what the last one left, so that no step times another's work.  make
+ * bench's icount table takes their medians (icount.sh), where the VM's
+ * clock leaps over the sleep.
  *
  * -f FORKS: FORKS client processes connect at once, COUNT connects each.
  * Each opens librdmacm before a common start, so that the burst of
@@ -56,13 +68,25 @@
 
 #include "cm_event.h"
 
-static long long now_us(void)
+static long long now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
+
+static long long now_us(void)
+{
+	return now_ns() / 1000;
+}
+
+/*
+ * -S: the steps of the last connect, in ns (resolve_addr, resolve_route,
+ * connect, disconnect).
+ */
+static int steps;
+static long long step_ns[4];
 
 /*
  * A QP with CQs of its own: rdma_create_qp() creates them when the
@@ -187,16 +211,18 @@ static int one_connect(struct rdma_event_channel *ch, struct addrinfo *ai,
 {
 	struct rdma_cm_id *id;
 	struct rdma_cm_event *ev;
-	long long t0, deadline;
+	long long t0, deadline, ts;
 	int type = -2, stage = 0;
 
 	*status = 0;
+	step_ns[3] = -1;
 	if (rdma_create_id(ch, &id, NULL, RDMA_PS_TCP)) {
 		perror("rdma_create_id");
 		return -2;
 	}
 	t0 = now_us();
 	deadline = t0 + timeout_s * 1000000LL;
+	ts = now_ns();
 	if (rdma_resolve_addr(id, NULL, ai->ai_addr, 2000)) {
 		perror("rdma_resolve_addr");
 		goto out;
@@ -212,6 +238,8 @@ static int one_connect(struct rdma_event_channel *ch, struct addrinfo *ai,
 		*status = ev->status;
 		rdma_ack_cm_event(ev);
 		if (type == RDMA_CM_EVENT_ADDR_RESOLVED && stage == 0) {
+			step_ns[0] = now_ns() - ts;
+			ts = now_ns();
 			stage = 1;
 			if (dgid) {
 				/* librdmacm reports the path as a route. */
@@ -224,20 +252,39 @@ static int one_connect(struct rdma_event_channel *ch, struct addrinfo *ai,
 				break;
 			}
 		} else if (type == RDMA_CM_EVENT_ROUTE_RESOLVED && stage == 1) {
+			step_ns[1] = now_ns() - ts;
 			stage = 2;
-			if (create_qp(id) || rdma_connect(id, &conn_param)) {
+			if (create_qp(id)) {
+				type = -2;
+				break;
+			}
+			ts = now_ns();
+			if (rdma_connect(id, &conn_param)) {
 				type = -2;
 				break;
 			}
 		} else {
+			if (type == RDMA_CM_EVENT_ESTABLISHED)
+				step_ns[2] = now_ns() - ts;
 			break;
 		}
 	}
 out:
 	if (type == -2)
 		*us = now_us() - t0;
-	if (type == RDMA_CM_EVENT_ESTABLISHED)
+	if (type == RDMA_CM_EVENT_ESTABLISHED) {
+		ts = now_ns();
 		rdma_disconnect(id);
+		while (steps && (ev = wait_event(ch, deadline))) {
+			int e = ev->event;
+
+			rdma_ack_cm_event(ev);
+			if (e == RDMA_CM_EVENT_DISCONNECTED) {
+				step_ns[3] = now_ns() - ts;
+				break;
+			}
+		}
+	}
 	if (id->qp)
 		rdma_destroy_qp(id);
 	rdma_destroy_id(id);
@@ -318,7 +365,7 @@ int main(int argc, char **argv)
 	struct rdma_event_channel *ch;
 	int is_server = 0, count = 1, timeout = 30, forks = 0, opt;
 
-	while ((opt = getopt(argc, argv, "s:c:p:d:n:t:f:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:c:p:d:n:t:f:S")) != -1) {
 		switch (opt) {
 		case 's': addr = optarg; is_server = 1; break;
 		case 'c': addr = optarg; break;
@@ -327,6 +374,7 @@ int main(int argc, char **argv)
 		case 'n': count = atoi(optarg); break;
 		case 't': timeout = atoi(optarg); break;
 		case 'f': forks = atoi(optarg); break;
+		case 'S': steps = 1; break;
 		default: return 1;
 		}
 	}
@@ -375,6 +423,12 @@ static int client(struct rdma_event_channel *ch, struct addrinfo *ai,
 		}
 		printf("BENCH conn=%d result=%s status=%d us=%lld\n", i, res,
 		       status, us);
+		if (steps && step_ns[3] >= 0)
+			printf("BENCH steps conn=%d resolve_addr=%lld resolve_route=%lld connect=%lld disconnect=%lld\n",
+			       i, step_ns[0], step_ns[1], step_ns[2],
+			       step_ns[3]);
+		if (steps)
+			usleep(10000);
 	}
 	printf("BENCH summary n=%d established=%lu rejected=%lu unreachable=%lu other=%lu timeout=%lu\n",
 	       count, est, rej, unr, other, tmo);

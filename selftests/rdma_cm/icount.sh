@@ -1,0 +1,272 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# icount: make bench's instruction counts (scripts/bench, issue 32), not a
+# test group of make check's selftests.  One VM of the stock Debian 6.12
+# kernel, booted alone (rcg.solo=1) under QEMU's -icount shift=0,sleep=off
+# (rcg.icount=1): its clock advances one nanosecond per instruction, so a
+# time measured in it is the instructions that the kernel, librdmacm and
+# the tools executed, whatever the host's load.  Both ends of every
+# connection are in the VM:
+#
+#   cmtime client and server -- rxe0 -- eth0 192.0.2.1 --+ rxe loopback:
+#   cm_bench -c .1 -d .2      -- rxe1 -- eth1 192.0.2.2 --+ no wire
+#   (the storm, by ic_route)
+#
+# For each round and each mode of rcg.ic_modes (ABAB...), rdma_cm is
+# swapped (b_swap of bench.sh: stock; off, ours as it loads, every
+# feature off; defaults, the package's settings; reject, defaults with
+# gid_mismatch=reject on every port), then:
+#
+#   plain     cmtime -c rcg.ic_conns (Debian 12's, rdma-core 44): per step,
+#             the step's time over all connections divided by their number
+#   threads   the same with cmtime-threads -n rcg.ic_threads (rdma-core
+#             56's cmtime, which processes events in a pool of threads:
+#             selftests/rdma_cm/build-cmtime), when it was built
+#   storm     rcg.ic_storm connects to 192.0.2.1 that leave by rxe1
+#             (ic_route) misdirected to rxe1's GID (cm_bench -d): each REQ
+#             lands on rxe1 while 192.0.2.1 belongs to eth0, and the
+#             passive side rejects it (stock: 28; ours: 12 with the GID in
+#             the ARI, or 28 when off).  ftrace's function graph times
+#             ib_cm's handling of each REQ (cm_req_handler, which calls the
+#             RDMA CM and sends the REJ): the median per REQ.  The client's
+#             port has no retries (gid_reject_retries=0), so that each
+#             connect is one REQ.
+#
+# First, icount_cal times a loop of known length: the clock must count
+# instructions, or no figure means anything.  Every result is a
+# "BENCH ic-..." line on the console (scripts/bench makes the table).
+
+IC_T=/sys/kernel/tracing
+
+ic_rounds() { echo "${RCG_ic_rounds:-5}"; }
+ic_modes() { echo "${RCG_ic_modes:-stock,off,defaults,reject}" | tr , ' '; }
+
+# ic_cal: icount_cal's runs on the console, then the lowest and highest
+# ratio of ns to instructions.
+ic_cal() {
+	icount_cal 25000000 > /tmp/ic.cal 2>&1
+	sed "s/^/[$RCG_role] /" /tmp/ic.cal >&2
+	awk '/^BENCH icount-cal/ {
+			for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			r = v["ns"] / v["insns"]
+			if (!n++ || r < lo) lo = r
+			if (r > hi) hi = r
+		}
+		END { if (n) printf "runs=%d min=%.5f max=%.5f\n", n, lo, hi }' /tmp/ic.cal
+}
+
+# ic_settle: what earlier runs left to do (ib_cm's time wait, the RDMA
+# CM's and rxe's deferred destruction, RCU) is done before a measurement
+# starts: 3 s of the guest's clock, which leaps while the VM idles.
+ic_settle() { sleep 3; }
+
+# ic_step FILE STEP CONNS: microseconds per connection of STEP in cmtime's
+# output, the step's time over all connections divided by their number:
+# rdma-core 44's "us / conn" (the 4th of "step : total_ms max_ms min_us
+# us/conn"), or rdma-core 56's "total(us)" (the 2nd of "step avg/iter
+# total(us) us/conn sum(us) max(us) min(us)", in whole microseconds)
+# divided by CONNS.  Only the first table of the output: cmtime 56 goes on
+# with a test without QPs.
+ic_step() {
+	awk -v s="$2" -v n="$3" '
+		{ line = $0; sub(/^ +/, "", line) }
+		index(line, s) == 1 {
+			rest = substr(line, length(s) + 1)
+			if (rest !~ /^ *:? +[0-9]/) next
+			sub(/^ *:? */, "", rest); k = split(rest, v, " ")
+			if (k == 4) printf "%.3f\n", v[4]; else if (k >= 6) printf "%.3f\n", v[2] / n
+			exit
+		}' "$1"
+}
+
+# ic_cmtime R MODE VARIANT BIN [ARGS...]: one run of cmtime BIN against a
+# server of the same BIN on 192.0.2.1, one BENCH line.
+ic_cmtime() {
+	r=$1 m=$2 v=$3 bin=$4 port=7472
+	shift 4
+	[ "$v" = plain ] || port=7473
+	a=$(addr_of 0)
+	case $v in
+	plain) (while :; do cmtime -b "$a" -p $port || sleep 0.2; done) > /tmp/ic.srv 2>&1 & ;;
+	*) "$bin" -b "$a" -p $port -c "$conns" "$@" > /tmp/ic.srv 2>&1 & ;;
+	esac
+	srv=$!
+	wait_listen $port > /dev/null
+	ic_settle
+	run timeout 900 "$bin" -s "$a" -p $port -c "$conns" "$@" > /tmp/ic.cmt 2>&1
+	rc=$?
+	kill $srv 2>/dev/null
+	wait $srv 2>/dev/null
+	kill $(pidof "$bin") 2>/dev/null
+	while pidof "$bin" > /dev/null; do sleep 0.1; done
+	ra=$(ic_step /tmp/ic.cmt "resolve addr" "$conns")
+	rr=$(ic_step /tmp/ic.cmt "resolve route" "$conns")
+	c=$(ic_step /tmp/ic.cmt "connect" "$conns")
+	[ -n "$c" ] || c=$(ic_step /tmp/ic.cmt "cm connect" "$conns")
+	d=$(ic_step /tmp/ic.cmt "disconnect" "$conns")
+	echo "BENCH ic-cmtime r=$r mode=$m variant=$v conns=$conns rc=$rc resolve_addr=$ra resolve_route=$rr connect=$c disconnect=$d"
+	good=0
+	# cmtime 56 exits 1 after its first table: its test without QPs is
+	# rejected (reason 8) on rxe, in every mode.
+	[ $rc = 0 ] || [ "$v" != plain ] && [ -n "$ra" ] && [ -n "$rr" ] && [ -n "$c" ] && [ -n "$d" ] && good=1
+	[ $good = 1 ] || sed "s/^/[$RCG_role cmtime $m $v] /" /tmp/ic.cmt
+	checkd /tmp/ic.cmt "icount: round $r $m: cmtime $v, $conns connections: a number for each step" [ $good = 1 ]
+}
+
+# ic_seq R MODE: rcg.ic_conns connects one at a time (cm_bench -S against
+# a cm_bench server on 192.0.2.1): per step, the median over connects.
+ic_seq() {
+	r=$1 m=$2 a=$(addr_of 0)
+	cm_bench -s "$a" -p 7602 > /tmp/ic.seqsrv 2>&1 &
+	srv=$!
+	wait_listen 7602 > /dev/null
+	# The first connects after a swap fill rdma_cm's new slab caches and
+	# the rest of what a module's first use allocates: not measured.
+	cm_bench -c "$a" -p 7602 -n 50 -t 60 > /dev/null 2>&1
+	ic_settle
+	run cm_bench -c "$a" -p 7602 -n "$conns" -S -t 60 > /tmp/ic.seq 2>&1
+	rc=$?
+	kill $srv 2>/dev/null
+	wait $srv 2>/dev/null
+	line=
+	for st in resolve_addr resolve_route connect disconnect; do
+		v=$(sed -n "s/^BENCH steps .* $st=\([0-9]*\).*/\1/p" /tmp/ic.seq | sort -n |
+			awk '{ v[NR] = $1 } END { if (NR) printf "%.3f", v[int((NR + 1) / 2)] / 1000 }')
+		line="$line $st=$v"
+	done
+	n=$(grep -c '^BENCH steps ' /tmp/ic.seq)
+	echo "BENCH ic-cmtime r=$r mode=$m variant=seq conns=$conns rc=$rc n=$n$line"
+	[ "$n" = "$conns" ] || tail -n 5 /tmp/ic.seq | sed "s/^/[$RCG_role seq $m] /"
+	check "icount: round $r $m: $conns connects one at a time, each step timed ($n)" [ "$n" = "$conns" ]
+}
+
+# ic_graph R MODE: with rcg.ic_graph=FUNC[,FUNC...], where the
+# instructions go: the connects of ic_seq again, with ftrace's function
+# graph on those functions (each call's duration, its callees' included):
+# per function, its calls per connect and the median call.  A run of its
+# own, so that the tracing costs nothing to the table's figures.
+ic_graph() {
+	r=$1 m=$2 a=$(addr_of 0)
+	[ -n "$RCG_ic_graph" ] || return 0
+	echo "$RCG_ic_graph" | tr , '\n' > /tmp/ic.fns
+	cm_bench -s "$a" -p 7602 > /tmp/ic.seqsrv 2>&1 &
+	srv=$!
+	wait_listen 7602 > /dev/null
+	echo 0 > $IC_T/tracing_on
+	echo function_graph > $IC_T/current_tracer
+	while read -r f; do echo "$f" >> $IC_T/set_ftrace_filter; done < /tmp/ic.fns 2>/dev/null
+	echo > $IC_T/trace
+	ic_settle
+	echo 1 > $IC_T/tracing_on
+	cm_bench -c "$a" -p 7602 -n "$conns" -S -t 60 > /dev/null 2>&1
+	echo 0 > $IC_T/tracing_on
+	kill $srv 2>/dev/null
+	wait $srv 2>/dev/null
+	while read -r f; do
+		# "0) + 1.234 us | f [mod]();" or "} /* f [mod] */" (funcgraph-tail)
+		grep -E " $f( \[[a-z_]*\])?\(\);| \/\* $f( \[[a-z_]*\])? \*\/" $IC_T/trace |
+			sed -n 's/.* \([0-9][0-9]*\.[0-9]*\) us .*/\1/p' | sort -n |
+			awk -v f="$f" -v r="$r" -v m="$m" -v c="$conns" '{ v[NR] = $1 }
+				END { printf "BENCH ic-graph r=%s mode=%s fn=%s calls_per_connect=%.2f median_ns=%d\n",
+					r, m, f, NR / c, NR ? v[int((NR + 1) / 2)] * 1000 : 0 }'
+	done < /tmp/ic.fns
+	echo nop > $IC_T/current_tracer
+	echo > $IC_T/set_ftrace_filter
+}
+
+# ic_route add|del: this host's own connects to 192.0.2.1 leave by eth1,
+# from 192.0.2.2, to eth1's own MAC, as through a client's stale entry:
+# rxe1 loops each packet back to itself.  Only for what this host sends
+# (iif lo), ahead of the local table, which moves from 0 to 200.
+ic_route() {
+	a0=$(addr_of 0) a1=$(addr_of 1) old=0 new=200
+	[ "$1" = add ] || { old=200; new=0; }
+	if [ "$1" = add ]; then
+		run $IP route add "$a0/32" dev eth1 src "$a1" table 100
+		run $IP neigh replace "$a0" lladdr "$(cat /sys/class/net/eth1/address)" dev eth1 nud permanent
+	fi
+	run $IP rule add pref $new lookup local
+	run $IP rule del pref $old lookup local
+	run $IP rule "$1" pref 100 iif lo to "$a0/32" lookup 100
+	if [ "$1" = del ]; then
+		run $IP route del "$a0/32" dev eth1 table 100
+		run $IP neigh del "$a0" dev eth1
+	fi
+}
+
+# ic_storm R MODE: the storm's REQs, timed in ib_cm.
+ic_storm() {
+	r=$1 m=$2 n=${RCG_ic_storm:-200}
+	a0=$(addr_of 0) a1=$(addr_of 1)
+	[ "$m" = stock ] || [ "$m" = off ] || echo 0 > $B_CFS/rxe1/ports/1/gid_reject_retries
+	cm_bench -s "$a0" -p 7601 > /tmp/ic.stsrv 2>&1 &
+	srv=$!
+	wait_listen 7601 > /dev/null
+	ic_route add
+	echo 0 > $IC_T/tracing_on
+	echo function_graph > $IC_T/current_tracer
+	printf 'cm_work_handler\ncm_create_timewait_info\ncma_ib_req_handler\n' > $IC_T/set_ftrace_filter
+	echo > $IC_T/trace
+	ic_settle
+	echo 1 > $IC_T/tracing_on
+	cm_bench -c "$a0" -p 7601 -d "$a1" -n "$n" -t 30 > /tmp/ic.storm 2>&1
+	echo 0 > $IC_T/tracing_on
+	ic_route del
+	kill $srv 2>/dev/null
+	wait $srv 2>/dev/null
+	outcomes=$(sed -n 's/^BENCH conn=[0-9]* result=\([a-z_]*\) status=\([-0-9]*\).*/\1:\2/p' /tmp/ic.storm |
+		sort | uniq -c | awk '{ printf "%s%s=%d", (NR > 1 ? "," : ""), $2, $1 }')
+	# ib_cm's work items (cm_work_handler: cm_req_handler is inlined in
+	# it) of the REQs, the ones that made a time-wait record; of ours the
+	# RDMA CM's handler too (stock rejects with 8 in ib_cm: rdma_cm
+	# listens on rxe0 only):
+	#   0)               |  cm_work_handler [ib_cm]() {
+	#   0)   1.250 us    |    cm_create_timewait_info [ib_cm]();
+	#   0) + 41.250 us   |    cma_ib_req_handler [rdma_cm]();
+	#   0) ! 112.912 us  |  } /* cm_work_handler [ib_cm] */
+	# Each REQ's two durations in ns: the whole work item, the handler's.
+	awk 'function ns(l) { return match(l, /[0-9]+\.[0-9]+ us/) ? int(substr(l, RSTART, RLENGTH - 3) * 1000 + 0.5) : -1 }
+		/cm_work_handler.*\{/ { req = 0; h = 0; next }
+		/cm_create_timewait_info/ { req = 1; next }
+		/cma_ib_req_handler/ { h = ns($0); next }
+		/\} \/\* cm_work_handler/ { if (req) print ns($0), h; req = 0 }' $IC_T/trace > /tmp/ic.reqs
+	grep -m 6 -E 'cm_work_handler|cma_ib_req_handler' $IC_T/trace | sed "s/^/[$RCG_role storm trace] /"
+	reqs=$(wc -l < /tmp/ic.reqs)
+	med=$(cut -d' ' -f1 /tmp/ic.reqs | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
+	medh=$(cut -d' ' -f2 /tmp/ic.reqs | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
+	echo nop > $IC_T/current_tracer
+	echo > $IC_T/set_ftrace_filter
+	echo "BENCH ic-storm r=$r mode=$m connects=$n reqs=$reqs req_ns=${med:-} handler_ns=${medh:-} outcomes=$outcomes"
+	good=0
+	[ "$reqs" -ge "$n" ] && [ -n "$med" ] && [ -n "$medh" ] && good=1
+	[ $good = 1 ] || sed "s/^/[$RCG_role storm] /" /tmp/ic.storm | tail -n 5
+	check "icount: round $r $m: storm, $n misdirected REQs timed in ib_cm ($reqs)" [ $good = 1 ]
+}
+
+icount_server() {
+	. /selftests/rdma_cm/bench.sh
+	# Closing braces name their function (ic_storm, ic_graph).
+	echo 1 > $IC_T/options/funcgraph-tail
+	conns=${RCG_ic_conns:-500}
+	threads=${RCG_ic_threads:-4}
+	cal=$(ic_cal)
+	echo "BENCH ic-cal $cal"
+	# 1 ns per instruction, and what the timer ticks during the loop
+	# cost: a few hundred instructions per 4 ms tick, under 0.1 %.
+	check "icount: the clock counts instructions: ns per instruction of a known loop ($cal) within 1-1.01" \
+		awk -v c="$cal" 'BEGIN { split(c, f, /[ =]/); exit !(f[4] >= 1 && f[6] <= 1.01) }'
+	have_threads=0
+	command -v cmtime-threads > /dev/null && have_threads=1
+	echo "BENCH ic-config rounds=$(ic_rounds) modes=$(ic_modes | tr ' ' ,) conns=$conns threads=$threads" \
+		"have_threads=$have_threads storm=${RCG_ic_storm:-200} kernel=$(uname -r)"
+	for r in $(seq 1 "$(ic_rounds)"); do
+		for m in $(ic_modes); do
+			check "icount: round $r $m: rdma_cm swapped" b_swap "$m"
+			ic_seq "$r" "$m"
+			ic_graph "$r" "$m"
+			ic_cmtime "$r" "$m" plain cmtime
+			[ $have_threads = 0 ] || ic_cmtime "$r" "$m" threads cmtime-threads -n "$threads"
+			[ "${RCG_ic_storm:-200}" = 0 ] || ic_storm "$r" "$m"
+		done
+	done
+}
