@@ -68,7 +68,10 @@ b_recovery() { [ "${RCG_bench_recovery:-1}" = 1 ]; }
 
 # b_swap MODE: unload whatever rdma_cm is loaded and load MODE's: stock,
 # ours (alias defaults: the package's settings), reject (ours, every port
-# gid_mismatch=reject) or off (ours as it loads: every feature off).
+# gid_mismatch=reject), off (ours as it loads: every feature off), or one
+# of the package's settings alone on every port: clamp
+# (read_limit_clamp=1), auto (gid_mismatch=auto), retries
+# (gid_reject_retries=2).
 b_swap() {
 	# configfs groups of rdma_cm hold a reference to the module.
 	for d in "$B_CFS"/*; do
@@ -81,17 +84,30 @@ b_swap() {
 			return 1
 		[ ! -e /sys/module/rdma_cm/version ] || return 1
 		;;
-	ours|defaults|reject|off)
+	ours|defaults|reject|off|clamp|auto|retries)
 		# depmod puts updates/ ahead of the stock kernel/ tree.
 		run $MODPROBE rdma_cm || return 1
 		grep -q rdma-cm-guard /sys/module/rdma_cm/version || return 1
 		;;
+	*) echo "b_swap: unknown mode $1"; return 1 ;;
 	esac
 	run $MODPROBE rdma_ucm || return 1
 	grep -q ' /sys/kernel/config ' /proc/mounts ||
 		mount -t configfs configfs /sys/kernel/config
 	case $1 in stock|off) return 0 ;; esac
 	for d in $(ls /sys/class/infiniband); do mkdir -p "$B_CFS/$d"; done
+	case $1 in
+	clamp|auto|retries)
+		for p in "$B_CFS"/*/ports/*; do
+			case $1 in
+			clamp) echo 1 > "$p/read_limit_clamp" ;;
+			auto) echo auto > "$p/gid_mismatch" ;;
+			retries) echo 2 > "$p/gid_reject_retries" ;;
+			esac || return 1
+		done
+		port_settings | sed "s/^/[$RCG_role settings] /"
+		return 0 ;;
+	esac
 	run /usr/local/bin/rdma-cm-guard-apply || return 1
 	if [ "$1" = reject ]; then
 		for p in "$B_CFS"/*/ports/*; do echo reject > "$p/gid_mismatch"; done

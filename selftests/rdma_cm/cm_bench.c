@@ -35,14 +35,16 @@
  * -S: each connect that is established also waits for the DISCONNECTED
  * event of its rdma_disconnect(), and reports the nanoseconds of its
  * steps, each from its call to its event, as cmtime names them
- * (connect: rdma_connect() to ESTABLISHED; the QP is created before):
+ * (connect: rdma_connect() to ESTABLISHED; the QP is created before;
+ * destroy: rdma_destroy_qp() and rdma_destroy_id()):
  *
- *   BENCH steps conn=I resolve_addr=A resolve_route=R connect=C disconnect=D
+ *   BENCH steps conn=I resolve_addr=A resolve_route=R connect=C disconnect=D destroy=X
  *
  * Between two connects it sleeps 10 ms, in which the server destroys
- * what the last one left, so that no step times another's work.  make
- * bench's icount table takes their medians (icount.sh), where the VM's
- * clock leaps over the sleep.
+ * what the last one left, so that the next connect's steps do not time
+ * it (ib_cm's time wait still ends in some later step).  make bench's
+ * icount table takes their medians (icount.sh), where the VM's clock
+ * leaps over the sleep.
  *
  * -f FORKS: FORKS client processes connect at once, COUNT connects each.
  * Each opens librdmacm before a common start, so that the burst of
@@ -83,10 +85,10 @@ static long long now_us(void)
 
 /*
  * -S: the steps of the last connect, in ns (resolve_addr, resolve_route,
- * connect, disconnect).
+ * connect, disconnect, destroy).
  */
 static int steps;
-static long long step_ns[4];
+static long long step_ns[5];
 
 /*
  * A QP with CQs of its own: rdma_create_qp() creates them when the
@@ -285,9 +287,11 @@ out:
 			}
 		}
 	}
+	ts = now_ns();
 	if (id->qp)
 		rdma_destroy_qp(id);
 	rdma_destroy_id(id);
+	step_ns[4] = now_ns() - ts;
 	return type;
 }
 
@@ -424,9 +428,9 @@ static int client(struct rdma_event_channel *ch, struct addrinfo *ai,
 		printf("BENCH conn=%d result=%s status=%d us=%lld\n", i, res,
 		       status, us);
 		if (steps && step_ns[3] >= 0)
-			printf("BENCH steps conn=%d resolve_addr=%lld resolve_route=%lld connect=%lld disconnect=%lld\n",
+			printf("BENCH steps conn=%d resolve_addr=%lld resolve_route=%lld connect=%lld disconnect=%lld destroy=%lld\n",
 			       i, step_ns[0], step_ns[1], step_ns[2],
-			       step_ns[3]);
+			       step_ns[3], step_ns[4]);
 		if (steps)
 			usleep(10000);
 	}

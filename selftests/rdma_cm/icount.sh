@@ -12,26 +12,43 @@
 #   cm_bench -c .1 -d .2      -- rxe1 -- eth1 192.0.2.2 --+ no wire
 #   (the storm, by ic_route)
 #
-# For each round and each mode of rcg.ic_modes (ABAB...), rdma_cm is
-# swapped (b_swap of bench.sh: stock; off, ours as it loads, every
-# feature off; defaults, the package's settings; reject, defaults with
-# gid_mismatch=reject on every port), then:
+# For each round and each mode of rcg.ic_modes, rdma_cm is swapped (b_swap
+# of bench.sh: stock; off, ours as it loads, every feature off; defaults,
+# the package's settings; reject, defaults with gid_mismatch=reject on
+# every port; clamp, auto, retries: one setting alone).  Round R starts
+# at the mode after the one that started round R-1, so that no mode is
+# always first or always follows the same one.  Then, in each mode:
 #
+#   seq       rcg.ic_conns connects one at a time (cm_bench -S) after 50
+#             unmeasured ones: per step, the median connect's.  A step
+#             ends at the client's event: what the server does after it,
+#             in the 10 ms between connects, is in no step (cmtime's
+#             tables have it).
 #   plain     cmtime -c rcg.ic_conns (Debian 12's, rdma-core 44): per step,
-#             the step's time over all connections divided by their number
+#             the step's time over all connections divided by their
+#             number: everything the VM ran meanwhile, the client's
+#             sched_yield() loop that waits for the step's end included
 #   threads   the same with cmtime-threads -n rcg.ic_threads (rdma-core
-#             56's cmtime, which processes events in a pool of threads:
+#             56's cmtime, whose calls a pool of threads issues:
 #             selftests/rdma_cm/build-cmtime), when it was built
 #   storm     rcg.ic_storm connects to 192.0.2.1 that leave by rxe1
 #             (ic_route) misdirected to rxe1's GID (cm_bench -d): each REQ
 #             lands on rxe1 while 192.0.2.1 belongs to eth0, and the
-#             passive side rejects it (stock: 28; ours: 12 with the GID in
-#             the ARI, or 28 when off).  ftrace's function graph times
-#             ib_cm's handling of each REQ (cm_req_handler, which calls the
-#             RDMA CM and sends the REJ): the median per REQ.  The client's
-#             port has no retries (gid_reject_retries=0), so that each
-#             connect is one REQ.
+#             passive side rejects it (stock and off: ib_cm, with 8, as
+#             rdma_cm listens on rxe0 only; ours with a port that checks
+#             requests: rdma_cm, with 12 and the GID in the ARI, through
+#             the guard listen of dkms/0002).  ftrace's function graph
+#             times ib_cm's work item of each REQ (cm_work_handler, in
+#             which cm_req_handler is inlined: it runs the RDMA CM's
+#             handler and posts the REJ): the median per REQ.  The
+#             client's port has no retries (gid_reject_retries=0, after
+#             the mode's other runs), so that each connect is one REQ.
+#   graph     with rcg.ic_graph=FUNC,...: ic_graph.
 #
+# What counts: QEMU counts each iteration of a REP string instruction;
+# run-vms takes ERMS and FSRM from the CPU, so that the kernel and glibc
+# copy and clear with loops of instructions, not REP MOVSB/STOSB.  A step
+# that waits for a timer counts the guest clock's leap over the wait.
 # First, icount_cal times a loop of known length: the clock must count
 # instructions, or no figure means anything.  Every result is a
 # "BENCH ic-..." line on the console (scripts/bench makes the table).
@@ -39,6 +56,51 @@
 IC_T=/sys/kernel/tracing
 
 ic_rounds() { echo "${RCG_ic_rounds:-5}"; }
+
+# ic_filter FUNC...: the function graph on these functions only, set before
+# the tracer, so that no other call site is patched meanwhile.  Fails
+# unless each was taken: an empty filter would trace every function.
+ic_filter() {
+	echo 0 > $IC_T/tracing_on
+	echo nop > $IC_T/current_tracer
+	echo > $IC_T/set_ftrace_filter
+	for f; do echo "$f" >> $IC_T/set_ftrace_filter 2>/dev/null; done
+	[ "$(grep -c . $IC_T/set_ftrace_filter)" -ge $# ] || {
+		echo "[$RCG_role] ftrace filter: $(tr '\n' ' ' < $IC_T/set_ftrace_filter), not all of $*"
+		echo > $IC_T/set_ftrace_filter
+		return 1
+	}
+	echo function_graph > $IC_T/current_tracer
+	echo > $IC_T/trace
+}
+
+# ic_unfilter: no tracer, no filter.
+ic_unfilter() {
+	echo 0 > $IC_T/tracing_on
+	echo nop > $IC_T/current_tracer
+	echo > $IC_T/set_ftrace_filter
+}
+
+# ic_us_ns: the durations (" 1.234 us ", or " 1234567 us " from 1 s) of
+# the trace lines on stdin, in ns.
+ic_us_ns() {
+	sed -n 's/.* \([0-9][0-9]*\(\.[0-9]*\)\{0,1\}\) us .*/\1/p' |
+		awk '{ printf "%d\n", $1 * 1000 + 0.5 }'
+}
+
+# ic_mode_list R: the modes in round R's order, rotated by R - 1.
+ic_mode_list() {
+	_r=$1
+	set -- $(ic_modes)
+	_k=$(((_r - 1) % $#))
+	while [ $_k -gt 0 ]; do
+		_f=$1
+		shift
+		set -- "$@" "$_f"
+		_k=$((_k - 1))
+	done
+	echo "$@"
+}
 ic_modes() { echo "${RCG_ic_modes:-stock,off,defaults,reject}" | tr , ' '; }
 
 # ic_cal: icount_cal's runs on the console, then the lowest and highest
@@ -129,7 +191,7 @@ ic_seq() {
 	kill $srv 2>/dev/null
 	wait $srv 2>/dev/null
 	line=
-	for st in resolve_addr resolve_route connect disconnect; do
+	for st in resolve_addr resolve_route connect disconnect destroy; do
 		v=$(sed -n "s/^BENCH steps .* $st=\([0-9]*\).*/\1/p" /tmp/ic.seq | sort -n |
 			awk '{ v[NR] = $1 } END { if (NR) printf "%.3f", v[int((NR + 1) / 2)] / 1000 }')
 		line="$line $st=$v"
@@ -148,30 +210,31 @@ ic_seq() {
 ic_graph() {
 	r=$1 m=$2 a=$(addr_of 0)
 	[ -n "$RCG_ic_graph" ] || return 0
-	echo "$RCG_ic_graph" | tr , '\n' > /tmp/ic.fns
+	# shellcheck disable=SC2046
+	if ! ic_filter $(echo "$RCG_ic_graph" | tr , ' '); then
+		check "icount: round $r $m: the function graph takes $RCG_ic_graph" false
+		return
+	fi
 	cm_bench -s "$a" -p 7602 > /tmp/ic.seqsrv 2>&1 &
 	srv=$!
 	wait_listen 7602 > /dev/null
-	echo 0 > $IC_T/tracing_on
-	echo function_graph > $IC_T/current_tracer
-	while read -r f; do echo "$f" >> $IC_T/set_ftrace_filter; done < /tmp/ic.fns 2>/dev/null
-	echo > $IC_T/trace
 	ic_settle
 	echo 1 > $IC_T/tracing_on
 	cm_bench -c "$a" -p 7602 -n "$conns" -S -t 60 > /dev/null 2>&1
 	echo 0 > $IC_T/tracing_on
 	kill $srv 2>/dev/null
 	wait $srv 2>/dev/null
-	while read -r f; do
+	lost=$(sed -n 's/^overrun: //p' $IC_T/per_cpu/cpu0/stats)
+	for f in $(echo "$RCG_ic_graph" | tr , ' '); do
 		# "0) + 1.234 us | f [mod]();" or "} /* f [mod] */" (funcgraph-tail)
 		grep -E " $f( \[[a-z_]*\])?\(\);| \/\* $f( \[[a-z_]*\])? \*\/" $IC_T/trace |
-			sed -n 's/.* \([0-9][0-9]*\.[0-9]*\) us .*/\1/p' | sort -n |
-			awk -v f="$f" -v r="$r" -v m="$m" -v c="$conns" '{ v[NR] = $1 }
-				END { printf "BENCH ic-graph r=%s mode=%s fn=%s calls_per_connect=%.2f median_ns=%d\n",
-					r, m, f, NR / c, NR ? v[int((NR + 1) / 2)] * 1000 : 0 }'
-	done < /tmp/ic.fns
-	echo nop > $IC_T/current_tracer
-	echo > $IC_T/set_ftrace_filter
+			ic_us_ns | sort -n |
+			awk -v f="$f" -v r="$r" -v m="$m" -v c="$conns" -v lost="$lost" '{ v[NR] = $1 }
+				END { printf "BENCH ic-graph r=%s mode=%s fn=%s calls_per_connect=%.2f median_ns=%d overrun=%s\n",
+					r, m, f, NR / c, NR ? v[int((NR + 1) / 2)] : 0, lost }'
+	done
+	ic_unfilter
+	check "icount: round $r $m: the function graph lost no event ($lost overrun)" [ "$lost" = 0 ]
 }
 
 # ic_route add|del: this host's own connects to 192.0.2.1 leave by eth1,
@@ -203,10 +266,14 @@ ic_storm() {
 	srv=$!
 	wait_listen 7601 > /dev/null
 	ic_route add
-	echo 0 > $IC_T/tracing_on
-	echo function_graph > $IC_T/current_tracer
-	printf 'cm_work_handler\ncm_create_timewait_info\ncma_ib_req_handler\n' > $IC_T/set_ftrace_filter
-	echo > $IC_T/trace
+	# The same two functions in every mode: the tracer's own cost is the
+	# same in each work item.
+	ic_filter cm_work_handler cm_create_timewait_info || {
+		ic_route del
+		kill $srv 2>/dev/null
+		check "icount: round $r $m: the function graph takes ib_cm's functions" false
+		return
+	}
 	ic_settle
 	echo 1 > $IC_T/tracing_on
 	cm_bench -c "$a0" -p 7601 -d "$a1" -n "$n" -t 30 > /tmp/ic.storm 2>&1
@@ -216,29 +283,22 @@ ic_storm() {
 	wait $srv 2>/dev/null
 	outcomes=$(sed -n 's/^BENCH conn=[0-9]* result=\([a-z_]*\) status=\([-0-9]*\).*/\1:\2/p' /tmp/ic.storm |
 		sort | uniq -c | awk '{ printf "%s%s=%d", (NR > 1 ? "," : ""), $2, $1 }')
-	# ib_cm's work items (cm_work_handler: cm_req_handler is inlined in
-	# it) of the REQs, the ones that made a time-wait record; of ours the
-	# RDMA CM's handler too (stock rejects with 8 in ib_cm: rdma_cm
-	# listens on rxe0 only):
+	# ib_cm's work items of the REQs: the ones that made a time-wait
+	# record (the client's ib_send_cm_req() makes its own outside them):
 	#   0)               |  cm_work_handler [ib_cm]() {
 	#   0)   1.250 us    |    cm_create_timewait_info [ib_cm]();
-	#   0) + 41.250 us   |    cma_ib_req_handler [rdma_cm]();
 	#   0) ! 112.912 us  |  } /* cm_work_handler [ib_cm] */
-	# Each REQ's two durations in ns: the whole work item, the handler's.
-	awk 'function ns(l) { return match(l, /[0-9]+\.[0-9]+ us/) ? int(substr(l, RSTART, RLENGTH - 3) * 1000 + 0.5) : -1 }
-		/cm_work_handler.*\{/ { req = 0; h = 0; next }
+	awk '/cm_work_handler.*\{/ { req = 0; next }
 		/cm_create_timewait_info/ { req = 1; next }
-		/cma_ib_req_handler/ { h = ns($0); next }
-		/\} \/\* cm_work_handler/ { if (req) print ns($0), h; req = 0 }' $IC_T/trace > /tmp/ic.reqs
-	grep -m 6 -E 'cm_work_handler|cma_ib_req_handler' $IC_T/trace | sed "s/^/[$RCG_role storm trace] /"
+		/\} \/\* cm_work_handler/ { if (req) print; req = 0 }' $IC_T/trace | ic_us_ns > /tmp/ic.reqs
+	lost=$(sed -n 's/^overrun: //p' $IC_T/per_cpu/cpu0/stats)
+	grep -m 3 -E 'cm_work_handler|cm_create_timewait_info' $IC_T/trace | sed "s/^/[$RCG_role storm trace] /"
 	reqs=$(wc -l < /tmp/ic.reqs)
-	med=$(cut -d' ' -f1 /tmp/ic.reqs | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
-	medh=$(cut -d' ' -f2 /tmp/ic.reqs | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
-	echo nop > $IC_T/current_tracer
-	echo > $IC_T/set_ftrace_filter
-	echo "BENCH ic-storm r=$r mode=$m connects=$n reqs=$reqs req_ns=${med:-} handler_ns=${medh:-} outcomes=$outcomes"
+	med=$(sort -n /tmp/ic.reqs | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
+	ic_unfilter
+	echo "BENCH ic-storm r=$r mode=$m connects=$n reqs=$reqs req_ns=${med:-} overrun=$lost outcomes=$outcomes"
 	good=0
-	[ "$reqs" -ge "$n" ] && [ -n "$med" ] && [ -n "$medh" ] && good=1
+	[ "$reqs" -ge "$n" ] && [ -n "$med" ] && [ "$lost" = 0 ] && good=1
 	[ $good = 1 ] || sed "s/^/[$RCG_role storm] /" /tmp/ic.storm | tail -n 5
 	check "icount: round $r $m: storm, $n misdirected REQs timed in ib_cm ($reqs)" [ $good = 1 ]
 }
@@ -260,7 +320,7 @@ icount_server() {
 	echo "BENCH ic-config rounds=$(ic_rounds) modes=$(ic_modes | tr ' ' ,) conns=$conns threads=$threads" \
 		"have_threads=$have_threads storm=${RCG_ic_storm:-200} kernel=$(uname -r)"
 	for r in $(seq 1 "$(ic_rounds)"); do
-		for m in $(ic_modes); do
+		for m in $(ic_mode_list "$r"); do
 			check "icount: round $r $m: rdma_cm swapped" b_swap "$m"
 			ic_seq "$r" "$m"
 			ic_graph "$r" "$m"
