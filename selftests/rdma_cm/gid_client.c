@@ -4,12 +4,16 @@
  * misdirect the connection request to another GID, as a stale IPoIB
  * neighbour entry does on InfiniBand:
  *
- *   gid_client -c ADDR [-p PORT] [-d DGID_ADDR] [-t SECONDS]
+ *   gid_client -c ADDR [-p PORT] [-d DGID_ADDR] [-t SECONDS] [-x COMMAND]
  *
  * With -d, the client resolves ADDR as usual and then sets its own path
  * record with RDMA_OPTION_IB_PATH, whose DGID is the RoCE GID of
  * DGID_ADDR (an IPv4-mapped GID): the REQ goes to the port of DGID_ADDR
  * while its CM IP header names ADDR.  Without -d it resolves the route.
+ * With -x, COMMAND runs (system(3)) right before rdma_resolve_addr().
+ * gidretry.sh plants the client's wrong neighbour entry with it: our
+ * rdma_cm, on RoCE, solicits an entry afresh as the address resolves
+ * when nothing confirmed it within the last second (dkms/0015).
  * It prints one line:
  *
  *   GID established
@@ -169,6 +173,7 @@ static int set_path(struct rdma_cm_id *id, const char *dgid_addr)
 int main(int argc, char **argv)
 {
 	const char *addr = NULL, *port = "7490", *dgid_addr = NULL;
+	const char *cmd = NULL;
 	struct ibv_qp_init_attr qp = {
 		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
@@ -185,12 +190,13 @@ int main(int argc, char **argv)
 	struct addrinfo *ai;
 	int timeout = 10, opt, ret;
 
-	while ((opt = getopt(argc, argv, "c:p:d:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:p:d:t:x:")) != -1) {
 		switch (opt) {
 		case 'c': addr = optarg; break;
 		case 'p': port = optarg; break;
 		case 'd': dgid_addr = optarg; break;
 		case 't': timeout = atoi(optarg); break;
+		case 'x': cmd = optarg; break;
 		default: return 1;
 		}
 	}
@@ -208,6 +214,10 @@ int main(int argc, char **argv)
 	ch = rdma_create_event_channel();
 	if (!ch || rdma_create_id(ch, &id, NULL, RDMA_PS_TCP)) {
 		perror("rdma_create_id");
+		return 1;
+	}
+	if (cmd && system(cmd)) {
+		fprintf(stderr, "gid_client: %s failed\n", cmd);
 		return 1;
 	}
 	if (rdma_resolve_addr(id, NULL, ai->ai_addr, 2000) ||

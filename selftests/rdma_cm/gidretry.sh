@@ -66,7 +66,8 @@ GR_T=/sys/kernel/tracing
 # runs the parts as VM pairs of their own (gidretry-1-hw,
 # gidretry-race-a with rcg.gidretry_race=125, gidretry-2-hw; groups.more:
 # gidretry-1, -2, race-b to -d).
-# Without it, all of them.
+# Without it, all of them.  rcg.gidretry_runs=N: N misdirected connects
+# in a row (default gr_runs).
 gr_part() { [ -z "$RCG_gidretry_part" ] || [ "$RCG_gidretry_part" = "$1" ]; }
 gr_server_ours() { [ "$(echo "$RCG_module" | cut -d/ -f1)" != stock ]; }
 gr_client_ours() { [ "$(echo "$RCG_module" | cut -d/ -f2)" != stock ]; }
@@ -78,8 +79,9 @@ gidretry_server() {
 		mkdir -p "$GR_CFS/rxe1"
 		echo auto > "$GR_CFS/rxe1/ports/1/gid_mismatch"
 	fi
-	# retry, 20x, budget0: 22 connections at most reach the listener.
-	rd_limits -s "$a" -p 7491 -n 23 -t 600 > /tmp/gr.srv 2>&1 &
+	# retry, 20x (rcg.gidretry_runs), permanent: 22 connections at most
+	# reach the listener.
+	rd_limits -s "$a" -p 7491 -n $((${RCG_gidretry_runs:-20} + 3)) -t 600 > /tmp/gr.srv 2>&1 &
 	srv=$!
 	# race: connections torn down at random moments, any number.
 	cm_race -s "$a" -p 7494 -t 900 > /tmp/gr.race.srv 2>&1 &
@@ -122,19 +124,34 @@ gidretry_server() {
 # the DGID's address, .2, whose entry is made permanent: while the server
 # ignores ARP (noarp and after), an entry that aged out would lose the REQ.
 # An HCA (hca_mode) sends it to the route's MAC, the entry's for .1: eth1
-# as well.
+# as well.  Our client solicits afresh, as the address resolves, an entry
+# that nothing confirmed within the last second (dkms/0015): gid_client
+# plants the entry for .1 again ($gr_wrong, -x) right before it resolves.
 gr_plant() {
 	$IP neigh replace "$srv1" lladdr "$mac1" dev eth0 nud permanent
 	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud reachable
 }
-# gr_connect NAME [ARGS]: plant the wrong entry, connect misdirected.
+# gr_connect NAME [ARGS]: connect misdirected.  A connect that solicited
+# the planted entry all the same (neigh_refresh_count) is counted in
+# gr_early, the connects in gr_conns: gidretry_client says them.  On an
+# HCA, where its REQ then went to eth0's MAC with rxe1's GID and nothing
+# answered (a timeout), it did not test what it means to, and runs
+# again, three times at most.
 gr_connect() {
 	name=$1
 	shift
-	gr_plant
-	gid_client -c "$srv0" -p 7491 -d "$srv1" "$@" > /tmp/gr.$name.cli 2>&1
-	echo $? > /tmp/gr.$name.rc
-	sed "s/^/[client $name] /" /tmp/gr.$name.cli
+	gr_conns=$((gr_conns + 1))
+	for try in 1 2 3; do
+		gr_plant
+		r0=$(gr_refreshed)
+		gid_client -c "$srv0" -p 7491 -d "$srv1" -x "$gr_wrong" "$@" > /tmp/gr.$name.cli 2>&1
+		echo $? > /tmp/gr.$name.rc
+		sed "s/^/[client $name] /" /tmp/gr.$name.cli
+		[ "$(gr_refreshed)" != "$r0" ] || break
+		gr_early=$((gr_early + 1))
+		echo "[client $name] try $try: the planted entry was solicited before the REQ"
+		hca_mode && grep -q '^GID failed event=timeout' /tmp/gr.$name.cli || break
+	done
 }
 # gr_refreshed: the stale entries that the client's port solicited afresh.
 gr_refreshed() { cat "$GR_CFS/rxe0/ports/1/neigh_refresh_count" 2>/dev/null || echo 0; }
@@ -275,7 +292,7 @@ gr_during_retry() {
 	name=$1 cmd=$2
 	echo > $GR_T/trace
 	gr_plant
-	gid_client -c "$srv0" -p 7491 -d "$srv1" -t 20 > /tmp/gr.$name.cli 2>&1 &
+	gid_client -c "$srv0" -p 7491 -d "$srv1" -t 20 -x "$gr_wrong" > /tmp/gr.$name.cli 2>&1 &
 	pid=$!
 	gr_wait_trace step=resolve && eval "run $cmd"
 	wait $pid
@@ -303,6 +320,8 @@ gidretry_client() {
 	ping -c 1 -W 2 "$srv1" > /dev/null
 	mac0=$($IP neigh show "$srv0" dev eth0 | sed -n 's/.*lladdr \([^ ]*\).*/\1/p')
 	mac1=$($IP neigh show "$srv1" dev eth0 | sed -n 's/.*lladdr \([^ ]*\).*/\1/p')
+	gr_wrong="$IP neigh replace $srv0 lladdr $mac1 dev eth0 nud reachable"
+	gr_early=0 gr_conns=0
 	if gr_client_ours; then
 		mkdir -p "$GR_CFS/rxe0"
 		check "gidretry: rxe0 port 1 starts with gid_reject_retries 2" \
@@ -320,6 +339,12 @@ gidretry_client() {
 	signal_peer 9502
 	wait_peer 9503
 	gr_client_ours && gr_part 2 && gr_client_part2
+	# Said, not checked: with our module on 6.12, in rxe's mode, 6 of 23
+	# connects solicited the entry within milliseconds of its plant in
+	# one run (1 of 23 in another), for a reason not found; there the
+	# REQ is rejected and retried all the same.
+	gr_client_ours && [ $gr_conns -gt 0 ] &&
+		echo "[client] the planted entry was solicited before the REQ in $gr_early of $gr_conns misdirected connects"
 	signal_peer 9504
 	wait_peer 9505
 	gr_part 2 && gr_stale
@@ -341,6 +366,15 @@ gr_client_stock() {
 	gr_check_after_reject stock
 }
 
+# gr_events 1|0: trace what the RDMA CM, ib_cm and the neighbour layer do
+# (0: the retries only).
+gr_events() {
+	for e in rdma_cma ib_cma neigh; do
+		echo "$1" > $GR_T/events/$e/enable 2>/dev/null || :
+	done
+	echo 1 > $GR_T/events/rdma_cma/cm_gid_retry/enable
+}
+
 # gr_client_part1: the retry, and misdirected connects in a row.
 gr_client_part1() {
 	# The first retry after boot takes 0.7-3.7 s; once it failed
@@ -348,17 +382,12 @@ gr_client_part1() {
 	# (tsc_early_khz in scripts/lib.sh).  It gets 30 s, and one slower
 	# than 5 s prints what the RDMA CM, ib_cm and the neighbour layer
 	# traced.
-	for e in rdma_cma ib_cma neigh; do
-		echo 1 > $GR_T/events/$e/enable 2>/dev/null || :
-	done
+	gr_events 1
 	echo > $GR_T/trace
 	t0=$(gr_ms)
 	gr_connect retry -t 30
 	t1=$(gr_ms)
-	for e in neigh ib_cma rdma_cma; do
-		echo 0 > $GR_T/events/$e/enable 2>/dev/null || :
-	done
-	echo 1 > $GR_T/events/rdma_cma/cm_gid_retry/enable
+	gr_events 0
 	[ $((t1 - t0)) -lt 5000 ] ||
 		grep -v '^#' $GR_T/trace | tail -n 120 | sed "s/^/[client retry trace] /"
 	checkd /tmp/gr.retry.cli "gidretry: retry: established, no REJECTED event for the application" \
@@ -370,11 +399,18 @@ gr_client_part1() {
 	ms=$((t1 - t0))
 	echo "[client] retry: established in $ms ms"
 
-	ok20=0 n=$(gr_runs)
+	ok20=0 n=${RCG_gidretry_runs:-$(gr_runs)}
+	gr_events 1
 	for i in $(seq 1 $n); do
+		echo > $GR_T/trace
 		gr_connect run$i
-		grep -qx 'GID established' /tmp/gr.run$i.cli && ok20=$((ok20 + 1))
+		if grep -qx 'GID established' /tmp/gr.run$i.cli; then
+			ok20=$((ok20 + 1))
+		else
+			grep -v '^#' $GR_T/trace | tail -n 150 | sed "s/^/[client run$i trace] /"
+		fi
 	done
+	gr_events 0
 	check "gidretry: $n misdirected connects in a row: $ok20 of $n established" [ $ok20 = $n ]
 	echo "[client] misdirected REQ: established after 1 retry ($ms ms), $ok20/$n"
 }
