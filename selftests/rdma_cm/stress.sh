@@ -95,16 +95,31 @@ st_phase() { [ -z "$RCG_stress_only" ] || case ",$RCG_stress_only," in *",$1,"*)
 # packet counters.
 st_dump() {
 	echo "[$RCG_role dump] $1"
-	for t in /proc/[0-9]*; do
-		st=$(sed -n 's/^State:\t\(.\).*/\1/p' $t/status 2>/dev/null)
-		c=$(cat $t/comm 2>/dev/null)
-		case "$st:$c" in
-		D:*|*:kworker*|*:cm_stress*)
-			[ -n "$(grep -v 'worker_thread\|rescuer_thread\|kthread\|ret_from_fork\|smpboot_thread_fn' $t/stack 2>/dev/null)" ] || continue
-			echo "[$RCG_role dump] ${t#/proc/} $c state $st"
-			sed "s/^/[$RCG_role dump]   /" $t/stack 2>/dev/null ;;
-		esac
-	done
+	# One awk reads every process's files: three processes per PID took
+	# a minute of the debug kernel's time, beside the load.
+	ls -d /proc/[0-9]* | awk -v p="[$RCG_role dump]" '
+	{
+		st = ""; c = ""; f = $0 "/status"
+		while ((getline l < f) > 0)
+			if (l ~ /^State:/) { split(l, a, /[ \t]+/); st = a[2] }
+		close(f)
+		f = $0 "/comm"; getline c < f; close(f)
+		if (st != "D" && c !~ /^(kworker|cm_stress)/)
+			next
+		n = 0; keep = 0; f = $0 "/stack"
+		while ((getline l < f) > 0) {
+			s[++n] = l
+			if (l !~ /worker_thread|rescuer_thread|kthread|ret_from_fork|smpboot_thread_fn/)
+				keep = 1
+		}
+		close(f)
+		if (!keep)
+			next
+		sub(/^\/proc\//, "")
+		print p " " $0 " " c " state " st
+		for (i = 1; i <= n; i++)
+			print p "   " s[i]
+	}'
 	$RDMA res show cm_id 2>/dev/null | sed -n 's/.*state \([A-Z_]*\).*/\1/p' | sort | uniq -c | sed "s/^/[$RCG_role dump] cm_id /"
 	for d in /sys/class/infiniband/*; do
 		echo "[$RCG_role dump] ${d##*/}: $(cd $d/ports/1/hw_counters 2>/dev/null && grep -H . * | tr '\n' ' ')"
@@ -771,7 +786,7 @@ stress_server() {
 		checkd /tmp/st.churn2 "stress: listener race: $(st_field /tmp/st.churn2 listened) of $ST_CHURN listeners on $a3:$ST_PORT, $(st_field /tmp/st.churn2 events) connect requests, each rejected ($(st_field /tmp/st.churn2 rejected)) or its id destroyed" \
 			[ $crc = 0 -a "$(st_field /tmp/st.churn2 cycles)" = $ST_CHURN ]
 		wait $w3
-		grep -q 'progress.* est=0 ' /tmp/st.srv && st_dump "after the load"
+		grep progress /tmp/st.srv | tail -n 1 | grep -q ' est=0 ' && st_dump "after the load"
 		touch /tmp/st.stop
 		wait $wr
 		mkdir -p $ST_CFS/rxe1 $ST_CFS/rxe0
