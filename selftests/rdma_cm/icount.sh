@@ -202,6 +202,24 @@ ic_seq() {
 	done
 	n=$(grep -c '^BENCH steps ' /tmp/ic.seq)
 	echo "BENCH ic-cmtime r=$r mode=$m variant=seq conns=$conns rc=$rc n=$n$line"
+	# Each step's distribution over the connects, in thousands:
+	# 10th, 25th, 50th, 75th and 90th percentile (nearest rank: the
+	# 50th is the median above), the mean, and the mean of the middle
+	# 80 %.  scripts/bench keeps them in bench.json.
+	for st in resolve_addr resolve_route connect disconnect destroy; do
+		sed -n "s/^BENCH steps .* $st=\([0-9]*\).*/\1/p" /tmp/ic.seq | sort -n |
+			awk -v h="BENCH ic-dist r=$r mode=$m step=$st" '{ v[NR] = $1; s += $1 }
+			function q(p,  i) { i = int(NR * p); if (i < NR * p) i++; if (i < 1) i = 1; return v[i] / 1000 }
+			END {
+				if (!NR)
+					exit
+				lo = int(NR * .1) + 1; hi = NR - int(NR * .1)
+				for (i = lo; i <= hi; i++)
+					t += v[i]
+				printf "%s p10=%.3f p25=%.3f p50=%.3f p75=%.3f p90=%.3f mean=%.3f tmean=%.3f\n", h,
+					q(.1), q(.25), q(.5), q(.75), q(.9), s / NR / 1000, t / (hi - lo + 1) / 1000
+			}'
+	done
 	[ "$n" = "$conns" ] || tail -n 5 /tmp/ic.seq | sed "s/^/[$RCG_role seq $m] /"
 	check "icount: round $r $m: $conns connects one at a time, each step timed ($n)" [ "$n" = "$conns" ]
 }
