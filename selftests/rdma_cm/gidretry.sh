@@ -48,7 +48,8 @@
 #              goes to eth0, in rxe's mode and in the HCA's (-hw groups),
 #              and each connect establishes well before 5 s.  Then, ours
 #              only: the entry stale but right (one solicitation, connects);
-#              20 ucmatose connects at once through one stale entry (one
+#              the same for a user without CAP_NET_ADMIN (su nobody: no
+#              solicitation, connects); 20 ucmatose connects at once through one stale entry (one
 #              solicitation for all 20); gid_reject_retries 0 (none, as
 #              stock)
 #   req-out    unmodified rping whose entry changes, while its REQ is
@@ -219,6 +220,18 @@ gr_stale_more() {
 	rping_ok $rc /tmp/gr.staleok && pinged=1
 	checkd /tmp/gr.staleok "gidretry: stale but right: rping connects in $dt ms, one solicitation (neigh_refresh_count +$(( $(gr_refreshed) - r1 )))" \
 		sh -c "[ $pinged = 1 ] && [ $(( $(gr_refreshed) - r1 )) = 1 ]"
+
+	# The entry is the network namespace's: a user without CAP_NET_ADMIN
+	# connects through it as it is.
+	grep -q '^nobody:' /etc/passwd 2>/dev/null ||
+		echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> /etc/passwd
+	$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud stale
+	r1=$(gr_refreshed)
+	timeout 30 su nobody -c "rping -c -a $srv0 -p 7492 -C 1" > /tmp/gr.nobody 2>&1
+	rc=$? pinged=0
+	rping_ok $rc /tmp/gr.nobody && pinged=1
+	checkd /tmp/gr.nobody "gidretry: stale but right, an unprivileged user's rping: connects without soliciting the entry (neigh_refresh_count +$(( $(gr_refreshed) - r1 )))" \
+		sh -c "[ $pinged = 1 ] && [ $(gr_refreshed) = $r1 ]"
 
 	$IP neigh replace "$srv0" lladdr "$mac1" dev eth0 nud stale
 	r1=$(gr_refreshed)
