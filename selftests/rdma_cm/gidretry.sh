@@ -49,9 +49,9 @@
 #              and each connect establishes well before 5 s.  Then, ours
 #              only: the entry stale but right (one solicitation, connects);
 #              the same for a user without CAP_NET_ADMIN (su nobody: no
-#              solicitation, connects); 20 ucmatose connects at once through one stale entry (one
-#              solicitation for all 20); gid_reject_retries 0 (none, as
-#              stock)
+#              solicitation, connects); 20 ucmatose connects at once
+#              through one stale entry (one solicitation for all 20);
+#              gid_reject_retries 0 (none, as stock)
 #   req-out    unmodified rping whose entry changes, while its REQ is
 #              out, to a MAC that no NIC has: nothing answers, as on an HCA,
 #              which keeps the AV's MAC: stock and ours end it UNREACHABLE
@@ -225,6 +225,8 @@ gr_stale_more() {
 	# connects through it as it is.
 	grep -q '^nobody:' /etc/passwd 2>/dev/null ||
 		echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> /etc/passwd
+	check "gidretry: su runs a command as nobody (uid 65534)" \
+		sh -c '[ "$(su nobody -c "id -u")" = 65534 ]'
 	$IP neigh replace "$srv0" lladdr "$mac0" dev eth0 nud stale
 	r1=$(gr_refreshed)
 	timeout 30 su nobody -c "rping -c -a $srv0 -p 7492 -C 1" > /tmp/gr.nobody 2>&1
