@@ -5,9 +5,9 @@
  * process, with CLOCK_MONOTONIC, from rdma_resolve_addr() to the final
  * event of the connect:
  *
- *   cm_bench -s ADDR [-p PORT]
+ *   cm_bench -s ADDR [-p PORT] [-P PRIO]
  *   cm_bench -c ADDR [-p PORT] [-d DGID_ADDR] [-n COUNT] [-t SECONDS]
- *            [-f FORKS] [-S]
+ *            [-f FORKS] [-S [-G USECS]] [-P PRIO]
  *
  * Server (-s): listens on ADDR, accepts every request with a QP, destroys
  * each connection when the client disconnects, until killed.  It prints
@@ -28,7 +28,8 @@
  * R is established, rejected, unreachable, connect_error, addr_error,
  * route_error, timeout (no final event within SECONDS, default 30) or
  * failed (a call failed); S the event's status (for rejected the IBTA
- * reject reason); T microseconds from rdma_resolve_addr() to that event.
+ * reject reason); T microseconds from rdma_resolve_addr() to that event
+ * (with -G, the two sleeps before it included).
  * Exit status: 0 when every connect was established, 3 when one was not,
  * 1 usage or setup.
  *
@@ -40,11 +41,27 @@
  *
  *   BENCH steps conn=I resolve_addr=A resolve_route=R connect=C disconnect=D destroy=X
  *
+ * -G USECS: with -S, the client also sleeps USECS between two steps
+ * (after a step's event, before the next step's call), so that what the
+ * step set going and did not wait for (the server's handling of an
+ * ESTABLISHED, the rest of its rdma_destroy_id() after the DREP, deferred
+ * work) runs there, not in the next step.  The server never calls
+ * rdma_disconnect(): ib_cm sends the DREP from its rdma_destroy_id(), so
+ * the disconnect step holds the server's rdma_destroy_qp() and its
+ * rdma_destroy_id() up to the DREP.
+ *
  * Between two connects it sleeps 10 ms, in which the server destroys
  * what the last one left, so that the next connect's steps do not time
  * it (ib_cm's time wait still ends in some later step).  make bench's
  * icount table takes their medians (icount.sh), where the VM's clock
  * leaps over the sleep.
+ *
+ * -P PRIO: the process runs SCHED_FIFO at PRIO, so that each of its
+ * events wakes it ahead of every kernel worker (at the worker's next
+ * preemption point), not when the fair scheduler's state of the moment
+ * lets it: make bench's icount VM (icount.sh, ic_seq) runs its client and
+ * server so, one CPU for all, and their connects take the same course
+ * in each round.
  *
  * -f FORKS: FORKS client processes connect at once, COUNT connects each.
  * Each opens librdmacm before a common start, so that the burst of
@@ -59,6 +76,7 @@
 #include <getopt.h>
 #include <netdb.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,8 +105,15 @@ static long long now_us(void)
  * -S: the steps of the last connect, in ns (resolve_addr, resolve_route,
  * connect, disconnect, destroy).
  */
-static int steps;
+static int steps, gap_us;
 static long long step_ns[5];
+
+/* -G: between two timed steps, what the last one set going runs out. */
+static void step_gap(void)
+{
+	if (steps && gap_us > 0)
+		usleep(gap_us);
+}
 
 /*
  * A QP with CQs of its own: rdma_create_qp() creates them when the
@@ -202,6 +227,20 @@ static const char *result_of(enum rdma_cm_event_type e)
 	}
 }
 
+/* number: a whole non-negative number, or a message and -1. */
+static int number(const char *s, int *v)
+{
+	char *end;
+	long n = strtol(s, &end, 10);
+
+	if (!*s || *end || n < 0 || n > 1000000000) {
+		fprintf(stderr, "cm_bench: not a number: %s\n", s);
+		return -1;
+	}
+	*v = n;
+	return 0;
+}
+
 /*
  * one_connect: resolve, (misdirect,) connect, wait for the final event.
  * Returns the final event type, or -1 on a timeout, -2 on a failed call;
@@ -241,6 +280,7 @@ static int one_connect(struct rdma_event_channel *ch, struct addrinfo *ai,
 		rdma_ack_cm_event(ev);
 		if (type == RDMA_CM_EVENT_ADDR_RESOLVED && stage == 0) {
 			step_ns[0] = now_ns() - ts;
+			step_gap();
 			ts = now_ns();
 			stage = 1;
 			if (dgid) {
@@ -260,6 +300,7 @@ static int one_connect(struct rdma_event_channel *ch, struct addrinfo *ai,
 				type = -2;
 				break;
 			}
+			step_gap();
 			ts = now_ns();
 			if (rdma_connect(id, &conn_param)) {
 				type = -2;
@@ -275,6 +316,7 @@ out:
 	if (type == -2)
 		*us = now_us() - t0;
 	if (type == RDMA_CM_EVENT_ESTABLISHED) {
+		step_gap();
 		ts = now_ns();
 		rdma_disconnect(id);
 		while (steps && (ev = wait_event(ch, deadline))) {
@@ -286,6 +328,7 @@ out:
 				break;
 			}
 		}
+		step_gap();
 	}
 	ts = now_ns();
 	if (id->qp)
@@ -367,9 +410,9 @@ int main(int argc, char **argv)
 	struct addrinfo hints = { .ai_family = AF_UNSPEC };
 	struct addrinfo *ai, *dgid = NULL;
 	struct rdma_event_channel *ch;
-	int is_server = 0, count = 1, timeout = 30, forks = 0, opt;
+	int is_server = 0, count = 1, timeout = 30, forks = 0, prio = 0, opt;
 
-	while ((opt = getopt(argc, argv, "s:c:p:d:n:t:f:S")) != -1) {
+	while ((opt = getopt(argc, argv, "s:c:p:d:n:t:f:SP:G:")) != -1) {
 		switch (opt) {
 		case 's': addr = optarg; is_server = 1; break;
 		case 'c': addr = optarg; break;
@@ -379,6 +422,8 @@ int main(int argc, char **argv)
 		case 't': timeout = atoi(optarg); break;
 		case 'f': forks = atoi(optarg); break;
 		case 'S': steps = 1; break;
+		case 'P': if (number(optarg, &prio)) return 1; break;
+		case 'G': if (number(optarg, &gap_us)) return 1; break;
 		default: return 1;
 		}
 	}
@@ -388,6 +433,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (prio > 0) {
+		struct sched_param sp = { .sched_priority = prio };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+			perror("sched_setscheduler");
+			return 1;
+		}
+	}
 	if (forks > 0 && !is_server)
 		return burst(ai, dgid, count, timeout, forks);
 	ch = rdma_create_event_channel();

@@ -27,7 +27,10 @@
 #             unmeasured ones: per step, the median connect's.  A step
 #             ends at the client's event: what the server does after it,
 #             in the 10 ms between connects, is in no step (cmtime's
-#             tables have it).
+#             tables have it).  Client and server run SCHED_FIFO, the
+#             client above the server, and the client sleeps 1 ms
+#             between two steps (ic_options): each step then takes the
+#             same course in every round, from its call to its event.
 #   plain     cmtime -c rcg.ic_conns (Debian 12's, rdma-core 44): per step,
 #             the step's time over all connections divided by their
 #             number: everything the VM ran meanwhile, the client's
@@ -111,6 +114,25 @@ ic_mode_list() {
 }
 ic_modes() { echo "${RCG_ic_modes:-stock,off,defaults,reject}" | tr , ' '; }
 
+# seq's cm_bench options (icount_server sets them): ic_srv and ic_cli run
+# the server and the client SCHED_FIFO, at 1 and 2 (-P), unless
+# rcg.ic_fifo=0: each then runs as soon as an event wakes it, whatever
+# the fair scheduler's state, which otherwise decided whether a woken
+# process ran before or after the rest of a worker's or the other
+# process's work, and moved a step's median by thousands of instructions
+# from one round to the next.  ic_gap (-G) makes the client sleep
+# rcg.ic_gap microseconds (1000; 0: none) between two steps of a connect,
+# in which what the last step set going and did not wait for (the
+# server's handling of ESTABLISHED, the rest of its rdma_destroy_id()
+# after the DREP, deferred work) runs, not in the next step; the guest's
+# clock leaps over the sleep.  Each step then starts on a CPU woken from
+# idle: the figures are not comparable with those of runs without it.
+ic_options() {
+	ic_srv='' ic_cli='' ic_gap=''
+	[ "${RCG_ic_fifo:-1}" = 0 ] || { ic_srv="-P 1"; ic_cli="-P 2"; }
+	[ "${RCG_ic_gap:-1000}" = 0 ] || ic_gap="-G ${RCG_ic_gap:-1000}"
+}
+
 # ic_cal: icount_cal's runs on the console, then the lowest and highest
 # ratio of ns to instructions.
 ic_cal() {
@@ -187,14 +209,14 @@ ic_cmtime() {
 # a cm_bench server on 192.0.2.1): per step, the median over connects.
 ic_seq() {
 	r=$1 m=$2 a=$(addr_of 0)
-	cm_bench -s "$a" -p 7602 > /tmp/ic.seqsrv 2>&1 &
+	cm_bench -s "$a" -p 7602 $ic_srv > /tmp/ic.seqsrv 2>&1 &
 	srv=$!
 	wait_listen 7602 > /dev/null
 	# The first connects after a swap fill rdma_cm's new slab caches and
 	# the rest of what a module's first use allocates: not measured.
-	cm_bench -c "$a" -p 7602 -n 50 -t 60 > /dev/null 2>&1
+	cm_bench -c "$a" -p 7602 $ic_cli -n 50 -t 60 > /dev/null 2>&1
 	ic_settle
-	run cm_bench -c "$a" -p 7602 -n "$conns" -S -t 60 > /tmp/ic.seq 2>&1
+	run cm_bench -c "$a" -p 7602 $ic_cli -n "$conns" -S $ic_gap -t 60 > /tmp/ic.seq 2>&1
 	rc=$?
 	kill $srv 2>/dev/null
 	wait $srv 2>/dev/null
@@ -224,7 +246,10 @@ ic_seq() {
 					q(.1), q(.25), q(.5), q(.75), q(.9), s / NR / 1000, t / (hi - lo + 1) / 1000
 			}'
 	done
-	[ "$n" = "$conns" ] || tail -n 5 /tmp/ic.seq | sed "s/^/[$RCG_role seq $m] /"
+	if [ "$n" != "$conns" ]; then
+		tail -n 5 /tmp/ic.seq | sed "s/^/[$RCG_role seq $m] /"
+		tail -n 5 /tmp/ic.seqsrv | sed "s/^/[$RCG_role seq server $m] /"
+	fi
 	check "icount: round $r $m: $conns connects one at a time, each step timed ($n)" [ "$n" = "$conns" ]
 }
 
@@ -232,7 +257,9 @@ ic_seq() {
 # instructions go: the connects of ic_seq again, with ftrace's function
 # graph on those functions (each call's duration, its callees' included):
 # per function, its calls per connect and the median call.  A run of its
-# own, so that the tracing costs nothing to the table's figures.
+# own, so that the tracing costs nothing to the table's figures.  Each
+# line also gives the calls' sum per connect (per_connect_ns), which
+# moves with the calls' number as well as their length.
 ic_graph() {
 	r=$1 m=$2 a=$(addr_of 0)
 	[ -n "$RCG_ic_graph" ] || return 0
@@ -241,12 +268,12 @@ ic_graph() {
 		check "icount: round $r $m: the function graph takes $RCG_ic_graph" false
 		return
 	fi
-	cm_bench -s "$a" -p 7602 > /tmp/ic.seqsrv 2>&1 &
+	cm_bench -s "$a" -p 7602 $ic_srv > /tmp/ic.seqsrv 2>&1 &
 	srv=$!
 	wait_listen 7602 > /dev/null
 	ic_settle
 	echo 1 > $IC_T/tracing_on
-	cm_bench -c "$a" -p 7602 -n "$conns" -S -t 60 > /dev/null 2>&1
+	cm_bench -c "$a" -p 7602 $ic_cli -n "$conns" -S $ic_gap -t 60 > /dev/null 2>&1
 	echo 0 > $IC_T/tracing_on
 	kill $srv 2>/dev/null
 	wait $srv 2>/dev/null
@@ -257,9 +284,9 @@ ic_graph() {
 		# "0) + 1.234 us | f [mod]();" or "} /* f [mod] */" (funcgraph-tail)
 		grep -E " $f( \[[a-z_]*\])?\(\);| \/\* $f( \[[a-z_]*\])? \*\/" $IC_T/trace |
 			ic_us_ns | sort -n |
-			awk -v f="$f" -v r="$r" -v m="$m" -v c="$conns" -v lost="$lost" '{ v[NR] = $1 }
-				END { printf "BENCH ic-graph r=%s mode=%s fn=%s calls_per_connect=%.2f median_ns=%d overrun=%s\n",
-					r, m, f, NR / c, NR ? v[int((NR + 1) / 2)] : 0, lost }'
+			awk -v f="$f" -v r="$r" -v m="$m" -v c="$conns" -v lost="$lost" '{ v[NR] = $1; s += $1 }
+				END { printf "BENCH ic-graph r=%s mode=%s fn=%s calls_per_connect=%.2f median_ns=%d per_connect_ns=%d overrun=%s\n",
+					r, m, f, NR / c, NR ? v[int((NR + 1) / 2)] : 0, s / c, lost }'
 	done
 	ic_unfilter
 	check "icount: round $r $m: the function graph lost no event ($lost overrun)" [ "$lost" = 0 ]
@@ -338,10 +365,10 @@ ic_warm() {
 	a=$(addr_of 0)
 	for m in $(ic_modes); do
 		b_swap "$m" || return 1
-		cm_bench -s "$a" -p 7602 > /dev/null 2>&1 &
+		cm_bench -s "$a" -p 7602 $ic_srv > /dev/null 2>&1 &
 		srv=$!
 		wait_listen 7602 > /dev/null
-		cm_bench -c "$a" -p 7602 -n "$conns" -S -t 60 > /dev/null 2>&1
+		cm_bench -c "$a" -p 7602 $ic_cli -n "$conns" -S $ic_gap -t 60 > /dev/null 2>&1
 		rc=$?
 		kill $srv 2>/dev/null
 		wait $srv 2>/dev/null
@@ -353,8 +380,12 @@ icount_server() {
 	. /selftests/rdma_cm/bench.sh
 	# Closing braces name their function (ic_storm, ic_graph).
 	echo 1 > $IC_T/options/funcgraph-tail
+	# Room for ic_graph's calls of rcg.ic_conns connects (about 60 bytes
+	# a call): the default 1.4 MB overruns.
+	echo 32768 > $IC_T/buffer_size_kb
 	conns=${RCG_ic_conns:-500}
 	threads=${RCG_ic_threads:-4}
+	ic_options
 	# Every process at the same addresses: where its stack and heap land
 	# changes the instructions that user space's copies take.
 	[ "${RCG_ic_aslr:-0}" = 1 ] || echo 0 > /proc/sys/kernel/randomize_va_space
@@ -367,7 +398,8 @@ icount_server() {
 	have_threads=0
 	command -v cmtime-threads > /dev/null && have_threads=1
 	echo "BENCH ic-config rounds=$(ic_rounds) modes=$(ic_modes | tr ' ' ,) conns=$conns threads=$threads" \
-		"have_threads=$have_threads storm=${RCG_ic_storm:-200} kernel=$(uname -r)"
+		"have_threads=$have_threads storm=${RCG_ic_storm:-200} fifo=${RCG_ic_fifo:-1} gap_us=${RCG_ic_gap:-1000}" \
+		"kernel=$(uname -r)"
 	check "icount: a round of warm-up connects per mode, not reported" ic_warm
 	for r in $(seq 1 "$(ic_rounds)"); do
 		for m in $(ic_mode_list "$r"); do
