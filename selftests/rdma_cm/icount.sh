@@ -17,14 +17,17 @@
 # the package's settings; reject, defaults with gid_mismatch=reject on
 # every port; clamp, auto, retries: one setting alone).  Round R starts
 # at the mode after the one that started round R-1, so that no mode is
-# always first or always follows the same one.  Before round 1, each mode
-# runs seq's connects once, unreported (ic_warm), and user space runs
+# always first or always follows the same one.  Round 0, which
+# scripts/bench leaves out, runs as the others do: the rounds that came
+# first after boot came out apart from the later ones
+# (Documentation/developing.md, the icount table).  User space runs
 # without address space randomization (rcg.ic_aslr=1 keeps it): where a
 # process's stack and heap land changes the instructions of its copies.
 # Then, in each mode:
 #
-#   seq       rcg.ic_conns connects one at a time (cm_bench -S) after 50
-#             unmeasured ones: per step, the median connect's.  A step
+#   seq       rcg.ic_conns connects one at a time (cm_bench -S), in
+#             rcg.ic_passes runs each after a swap and 50 unmeasured
+#             connects (ic_seq): per step, the median connect's.  A step
 #             ends at the client's event: what the server does after it,
 #             in the 10 ms between connects, is in no step (cmtime's
 #             tables have it).  Client and server run SCHED_FIFO, the
@@ -99,11 +102,12 @@ ic_us_ns() {
 		awk '{ printf "%d\n", $1 * 1000 + 0.5 }'
 }
 
-# ic_mode_list R: the modes in round R's order, rotated by R - 1.
+# ic_mode_list R: the modes in round R's order, rotated by R - 1 (round 0
+# starts at the last mode).
 ic_mode_list() {
 	_r=$1
 	set -- $(ic_modes)
-	_k=$(((_r - 1) % $#))
+	_k=$((((_r - 1) % $# + $#) % $#))
 	while [ $_k -gt 0 ]; do
 		_f=$1
 		shift
@@ -205,10 +209,10 @@ ic_cmtime() {
 	checkd /tmp/ic.cmt "icount: round $r $m: cmtime $v, $conns connections: a number for each step" [ $good = 1 ]
 }
 
-# ic_seq R MODE: rcg.ic_conns connects one at a time (cm_bench -S against
-# a cm_bench server on 192.0.2.1): per step, the median over connects.
-ic_seq() {
-	r=$1 m=$2 a=$(addr_of 0)
+# ic_seq_pass MODE N: N connects one at a time (cm_bench -S against a
+# cm_bench server on 192.0.2.1), their steps added to /tmp/ic.pool.MODE.
+ic_seq_pass() {
+	m=$1 a=$(addr_of 0)
 	cm_bench -s "$a" -p 7602 $ic_srv > /tmp/ic.seqsrv 2>&1 &
 	srv=$!
 	wait_listen 7602 > /dev/null
@@ -216,24 +220,46 @@ ic_seq() {
 	# the rest of what a module's first use allocates: not measured.
 	cm_bench -c "$a" -p 7602 $ic_cli -n 50 -t 60 > /dev/null 2>&1
 	ic_settle
-	run cm_bench -c "$a" -p 7602 $ic_cli -n "$conns" -S $ic_gap -t 60 > /tmp/ic.seq 2>&1
+	run cm_bench -c "$a" -p 7602 $ic_cli -n "$2" -S $ic_gap -t 60 > /tmp/ic.seq 2>&1
 	rc=$?
 	kill $srv 2>/dev/null
 	wait $srv 2>/dev/null
+	{ grep '^BENCH steps ' /tmp/ic.seq; echo "BENCH pass rc=$rc"; } >> "/tmp/ic.pool.$m"
+	if [ "$(grep -c '^BENCH steps ' /tmp/ic.seq)" != "$2" ]; then
+		tail -n 5 /tmp/ic.seq | sed "s/^/[$RCG_role seq $m] /"
+		tail -n 5 /tmp/ic.seqsrv | sed "s/^/[$RCG_role seq server $m] /"
+	fi
+}
+
+# ic_passes: seq's runs per mode and round (rcg.ic_passes, 1).
+ic_passes() { echo "${RCG_ic_passes:-1}"; }
+
+# ic_seq R MODE: the last of the round's seq passes in MODE, then per step
+# the median over the round's rcg.ic_conns connects, all passes pooled.
+# Each pass runs rcg.ic_conns / rcg.ic_passes of them (the last one the
+# rest) right after its own swap; with more than one, each mode's passes
+# but the last run first, in the round's order of modes (icount_server).
+# How many steps refill SLUB's per-CPU slab changes from one run to the
+# next, and a run's median with it (Documentation/developing.md, the
+# icount table): the passes, each after a swap of its own, average that.
+ic_seq() {
+	r=$1 m=$2 _np=$(ic_passes)
+	ic_seq_pass "$m" $((conns - (_np - 1) * (conns / _np)))
 	line=
 	for st in resolve_addr resolve_route connect disconnect destroy; do
-		v=$(sed -n "s/^BENCH steps .* $st=\([0-9]*\).*/\1/p" /tmp/ic.seq | sort -n |
+		v=$(sed -n "s/^BENCH steps .* $st=\([0-9]*\).*/\1/p" "/tmp/ic.pool.$m" | sort -n |
 			awk '{ v[NR] = $1 } END { if (NR) printf "%.3f", v[int((NR + 1) / 2)] / 1000 }')
 		line="$line $st=$v"
 	done
-	n=$(grep -c '^BENCH steps ' /tmp/ic.seq)
+	n=$(grep -c '^BENCH steps ' "/tmp/ic.pool.$m")
+	rc=$(sed -n 's/^BENCH pass rc=//p' "/tmp/ic.pool.$m" | sort -n | tail -n 1)
 	echo "BENCH ic-cmtime r=$r mode=$m variant=seq conns=$conns rc=$rc n=$n$line"
 	# Each step's distribution over the connects, in thousands:
 	# 10th, 25th, 50th, 75th and 90th percentile (nearest rank: the
 	# 50th is the median above), the mean, and the mean of the middle
 	# 80 %.  scripts/bench keeps them in bench.json.
 	for st in resolve_addr resolve_route connect disconnect destroy; do
-		sed -n "s/^BENCH steps .* $st=\([0-9]*\).*/\1/p" /tmp/ic.seq | sort -n |
+		sed -n "s/^BENCH steps .* $st=\([0-9]*\).*/\1/p" "/tmp/ic.pool.$m" | sort -n |
 			awk -v h="BENCH ic-dist r=$r mode=$m step=$st" '{ v[NR] = $1; s += $1 }
 			function q(p,  i) { i = int(NR * p); if (i < NR * p) i++; if (i < 1) i = 1; return v[i] / 1000 }
 			END {
@@ -246,20 +272,18 @@ ic_seq() {
 					q(.1), q(.25), q(.5), q(.75), q(.9), s / NR / 1000, t / (hi - lo + 1) / 1000
 			}'
 	done
-	if [ "$n" != "$conns" ]; then
-		tail -n 5 /tmp/ic.seq | sed "s/^/[$RCG_role seq $m] /"
-		tail -n 5 /tmp/ic.seqsrv | sed "s/^/[$RCG_role seq server $m] /"
-	fi
+	rm -f "/tmp/ic.pool.$m"
 	check "icount: round $r $m: $conns connects one at a time, each step timed ($n)" [ "$n" = "$conns" ]
 }
 
 # ic_graph R MODE: with rcg.ic_graph=FUNC[,FUNC...], where the
-# instructions go: the connects of ic_seq again, with ftrace's function
-# graph on those functions (each call's duration, its callees' included):
-# per function, its calls per connect and the median call.  A run of its
-# own, so that the tracing costs nothing to the table's figures.  Each
-# line also gives the calls' sum per connect (per_connect_ns), which
-# moves with the calls' number as well as their length.
+# instructions go: rcg.ic_conns connects as ic_seq's, in one run, with
+# ftrace's function graph on those functions (each call's duration, its
+# callees' included): per function, its calls per connect and the median
+# call.  A run of its own, so that the tracing costs nothing to the
+# table's figures.  Each line also gives the calls' sum per connect
+# (per_connect_ns), which moves with the calls' number as well as their
+# length.
 ic_graph() {
 	r=$1 m=$2 a=$(addr_of 0)
 	[ -n "$RCG_ic_graph" ] || return 0
@@ -358,24 +382,6 @@ ic_storm() {
 	check "icount: round $r $m: storm, $n misdirected REQs timed in ib_cm ($reqs)" [ $good = 1 ]
 }
 
-# ic_warm: before round 1, each mode's sequential connects once, not
-# reported: the first round after boot came out about 3 % above the
-# others in resolve_addr, under every statistic.
-ic_warm() {
-	a=$(addr_of 0)
-	for m in $(ic_modes); do
-		b_swap "$m" || return 1
-		cm_bench -s "$a" -p 7602 $ic_srv > /dev/null 2>&1 &
-		srv=$!
-		wait_listen 7602 > /dev/null
-		cm_bench -c "$a" -p 7602 $ic_cli -n "$conns" -S $ic_gap -t 60 > /dev/null 2>&1
-		rc=$?
-		kill $srv 2>/dev/null
-		wait $srv 2>/dev/null
-		[ $rc = 0 ] || return 1
-	done
-}
-
 icount_server() {
 	. /selftests/rdma_cm/bench.sh
 	# Closing braces name their function (ic_storm, ic_graph).
@@ -399,9 +405,19 @@ icount_server() {
 	command -v cmtime-threads > /dev/null && have_threads=1
 	echo "BENCH ic-config rounds=$(ic_rounds) modes=$(ic_modes | tr ' ' ,) conns=$conns threads=$threads" \
 		"have_threads=$have_threads storm=${RCG_ic_storm:-200} fifo=${RCG_ic_fifo:-1} gap_us=${RCG_ic_gap:-1000}" \
+		"passes=$(ic_passes)" \
 		"kernel=$(uname -r)"
-	check "icount: a round of warm-up connects per mode, not reported" ic_warm
-	for r in $(seq 1 "$(ic_rounds)"); do
+	rm -f /tmp/ic.pool.*
+	# Round 0 warms up, as the others run: scripts/bench leaves it out.
+	for r in $(seq 0 "$(ic_rounds)"); do
+		# seq's passes but the last (ic_seq).
+		# b_swap's loops use p and d: the pass is _pass.
+		for _pass in $(seq 2 "$(ic_passes)"); do
+			for m in $(ic_mode_list "$r"); do
+				check "icount: round $r $m: rdma_cm swapped (pass $((_pass - 1)))" b_swap "$m"
+				ic_seq_pass "$m" $((conns / $(ic_passes)))
+			done
+		done
 		for m in $(ic_mode_list "$r"); do
 			check "icount: round $r $m: rdma_cm swapped" b_swap "$m"
 			ic_seq "$r" "$m"
