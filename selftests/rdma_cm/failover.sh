@@ -145,17 +145,23 @@ fo_prepare() {
 }
 
 # fo_failover GARP: the server fails over; sets newmac, t0 when the
-# server's word came that it is done, and refresh0.
+# server's word came that it is done, and refresh0.  The server sends
+# that word three times, 0.3 s apart (fo_switch): the next fail-over
+# listens for it 1.5 s after the last one's came at the earliest, or a
+# late copy of the last word would say done before the switch.
 fo_failover() {
 	local u old
 
+	while [ -n "$fo_word" ] && [ $(($(ms_now) - fo_word)) -lt 1500 ]; do
+		sleep 0.1
+	done
 	old=$(neigh_lladdr "$srv")
 	udp_recv 9404 30 &
 	u=$!
 	signal_peer 9402 "$1"
 	newmac=$(hear_peer 9403)
 	wait $u || echo "[client] no word from the server after the fail-over"
-	t0=$(ms_now)
+	t0=$(ms_now) fo_word=$(ms_now)
 	refresh0=$(fo_refreshed)
 	echo "[client] fail-over, gratuitous ARP $1: the server's MAC is $newmac; entry $($IP neigh show "$srv" dev eth0)"
 	[ "$1" = 1 ] ||
